@@ -1,0 +1,112 @@
+"""Engine benchmark: decide+evolve throughput and replay time, beside a trivial fold.
+
+Run `python bench/engine.py`. Random legal 6-player bidding games (every ruleset),
+then Alalay (bench/engine_alalay.py). Dice and choices come from
+`random.Random(seed)` here, never from the engine.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable
+from functools import reduce
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cacho.engine.bidding import RULESETS, Event, decide, evolve, initial_state, replay, start_match
+from cacho.engine.bidding.bots import random_command
+from cacho.engine.bidding.commands import Command
+from cacho.engine.bidding.serialization import event_to_dict
+
+PLAYERS = [f"p{i}" for i in range(6)]
+REPLAY_ACTIONS = 300
+
+
+def random_game(ruleset: str, seed: int, raise_weight: int = 2) -> tuple[list[Command], list[Event]]:
+    rng = random.Random(seed)
+    first = start_match(ruleset, PLAYERS, starter=PLAYERS[rng.randrange(6)])
+    state = initial_state(first)
+    commands: list[Command] = []
+    events: list[Event] = [first]
+    while state.phase != "over":
+        command = random_command(state, rng, raise_weight=raise_weight)
+        new = decide(state, command)
+        commands.append(command)
+        for event in new:
+            state = evolve(state, event)
+        events.extend(new)
+    return commands, events
+
+
+def best_of(repeats: int, action: Callable[[], Any]) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        action()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def throughput(games: list[tuple[list[Command], list[Event]]]) -> tuple[int, float]:
+    """Re-decide and apply every recorded command of every game; (actions, seconds)."""
+    actions = 0
+    start = time.perf_counter()
+    for commands, events in games:
+        state = initial_state(events[0])  # type: ignore[arg-type]
+        for command in commands:
+            for event in decide(state, command):
+                state = evolve(state, event)
+        actions += len(commands)
+    return actions, time.perf_counter() - start
+
+
+def trivial_fold(plain: list[dict[str, Any]]) -> dict[str, Any]:
+    return reduce(
+        lambda state, event: {**state, "version": state["version"] + 1, "last": event["type"]},
+        plain,
+        {"version": 0, "last": None},
+    )
+
+
+def main() -> list[str]:
+    lines = ["== bidding engine (6 players, random legal play) =="]
+    for ruleset in RULESETS:
+        games = [random_game(ruleset, seed) for seed in range(20)]
+        actions, seconds = throughput(games)
+        lines.append(
+            f"{ruleset:>13}: {actions / seconds:>9,.0f} actions/s decided+applied "
+            f"({actions} actions in {seconds:.2f} s, {seconds / actions * 1e6:.1f} us/action)"
+        )
+    # a 300-action match: the events of the first long game, cut at 300 events
+    seed = 0
+    while True:  # long rounds: bots that mostly raise
+        _, events = random_game("dudo", seed, raise_weight=20)
+        if len(events) >= REPLAY_ACTIONS + 1:
+            break
+        seed += 1
+    log = events[: REPLAY_ACTIONS + 1]
+    plain = [event_to_dict(event) for event in log]
+    replay_s = best_of(200, lambda: replay(log))
+    fold_s = best_of(200, lambda: trivial_fold(plain))
+    lines.append(
+        f"replay of a {REPLAY_ACTIONS}-action dudo match: {replay_s * 1e3:.3f} ms "
+        f"({replay_s / len(log) * 1e6:.2f} us/event; target < 2 ms)"
+    )
+    lines.append(
+        f"baseline, trivial fold of the same {len(plain)} plain dicts: {fold_s * 1e3:.3f} ms "
+        f"({fold_s / len(plain) * 1e6:.2f} us/event); engine/baseline = {replay_s / fold_s:.1f}x"
+    )
+    return lines
+
+
+if __name__ == "__main__":
+    print("\n".join(main()))
+    from bench.engine_alalay import run as run_alalay
+
+    print("== alalay engine (4 players, random legal play) ==")
+    print("\n".join(run_alalay()))

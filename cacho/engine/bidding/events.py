@@ -1,0 +1,119 @@
+"""Past-tense facts of a bidding match. Players are named; dice are listed by seat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from cacho.engine.bidding.rules import Mode
+from cacho.engine.bidding.state import Direction, ResultKind
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted:
+    TYPE: ClassVar[str] = "match_started"
+    ruleset: str
+    options: tuple[tuple[str, object], ...]
+    players: tuple[str, ...]
+    dice: tuple[int, ...]
+    starter: str
+    mode: Mode
+    initial_players: int
+    calzo_disabled: bool
+    turn_seconds: int = 30
+    palifico_used: tuple[str, ...] = ()
+    direction: Direction = "cw"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    """Every live player's dice: hidden from the others until a reveal (§10)."""
+
+    TYPE: ClassVar[str] = "round_started"
+    number: int
+    starter: str
+    mode: Mode
+    dice: tuple[tuple[int, ...], ...]
+    deadline: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade:
+    TYPE: ClassVar[str] = "bid_made"
+    player: str
+    quantity: int
+    face: int
+    direction: Direction | None = None
+    timed_out: bool = False
+    deadline: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PasoAnnounced:
+    TYPE: ClassVar[str] = "paso_announced"
+    player: str
+    deadline: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SalpiconAnnounced:
+    TYPE: ClassVar[str] = "salpicon_announced"
+    player: str
+    deadline: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResolved:
+    """A dudo, a calza, a doubted paso or a denied salpicón, with its consequences."""
+
+    TYPE: ClassVar[str] = "round_resolved"
+    result: ResultKind
+    caller: str
+    target: str
+    quantity: int | None
+    face: int | None
+    count: int | None
+    revealed: tuple[tuple[str, tuple[int, ...]], ...]
+    dice_change: tuple[tuple[str, int], ...]
+    eliminated: tuple[str, ...]
+    next_starter: str | None
+    next_mode: Mode | None
+    calzo_disabled: bool
+    winner: str | None
+    timed_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerAbandoned:
+    """The player left for good; a round in progress restarts (§9)."""
+
+    TYPE: ClassVar[str] = "player_abandoned"
+    player: str
+    dice_lost: int
+    next_starter: str | None
+    next_mode: Mode | None
+    calzo_disabled: bool
+    winner: str | None
+
+
+Event = (
+    MatchStarted
+    | RoundStarted
+    | BidMade
+    | PasoAnnounced
+    | SalpiconAnnounced
+    | RoundResolved
+    | PlayerAbandoned
+)
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.TYPE: cls
+    for cls in (
+        MatchStarted,
+        RoundStarted,
+        BidMade,
+        PasoAnnounced,
+        SalpiconAnnounced,
+        RoundResolved,
+        PlayerAbandoned,
+    )
+}

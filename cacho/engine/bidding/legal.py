@@ -1,0 +1,80 @@
+"""`legal_actions(state, player)`: what the table offers a player right now.
+
+Legality is asked of `decide` itself, so the hint and the judge never disagree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cacho.engine.bidding.bids import quantity_ranges
+from cacho.engine.bidding.commands import (
+    Abandon,
+    AnnouncePaso,
+    AnnounceSalpicon,
+    CallCalza,
+    CallDudo,
+    DenySalpicon,
+    PlayerCommand,
+)
+from cacho.engine.bidding.decide import decide, right_after_aces_opening
+from cacho.engine.bidding.state import MatchState
+from cacho.engine.errors import RuleError
+
+
+def _allowed(state: MatchState, command: PlayerCommand) -> bool:
+    try:
+        decide(state, command)
+    except RuleError:
+        return False
+    return True
+
+
+def legal_actions(state: MatchState, player: str) -> dict[str, Any]:
+    """Every legal action of `player`, with the least (and greatest) quantity biddable on
+    each face: the hint shown above each die."""
+    legal: dict[str, Any] = {
+        "player": player,
+        "on_turn": False,
+        "actions": [],
+        "bid_minimums": None,
+        "bid_maximums": None,
+    }
+    if state.phase == "over" or player not in state.config.players:
+        return legal
+    seat = state.config.seat(player)
+    current = state.round
+    if current is None or state.dice_counts[seat] == 0:
+        return legal
+    actions: list[str] = []
+    on_turn = current.to_act == seat
+    legal["on_turn"] = on_turn
+    if on_turn:
+        ranges = quantity_ranges(
+            state.rules,
+            current.mode,
+            current.bid,
+            state.total_dice,
+            bidder_dice=state.dice_counts[seat],
+            right_after_aces_opening=right_after_aces_opening(state.rules, current),
+        )
+        if any(span is not None for span in ranges.values()):
+            actions.append("bid")
+            legal["bid_minimums"] = {face: None if span is None else span[0] for face, span in ranges.items()}
+            legal["bid_maximums"] = {face: None if span is None else span[1] for face, span in ranges.items()}
+        if current.bid is None and state.rules.starter_chooses_direction:
+            legal["directions"] = ["cw", "ccw"]
+    candidates: list[tuple[str, PlayerCommand]] = [
+        ("dudo", CallDudo(player)),
+        ("calza", CallCalza(player)),
+        ("paso", AnnouncePaso(player)),
+        ("salpicon", AnnounceSalpicon(player)),
+        ("deny", DenySalpicon(player)),
+    ]
+    for name, command in candidates:
+        if _allowed(state, command):
+            actions.append(name)
+    if _allowed(state, Abandon(player)):
+        actions.append("abandon")
+    legal["actions"] = actions
+    return legal

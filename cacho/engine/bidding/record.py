@@ -1,0 +1,370 @@
+"""Match records of the bidding games (docs/match-record.md): read, replay, write.
+
+Reading is two passes. The first checks the shape of the file (exit 2 of
+`replay`: not a record); the second plays every round through `decide`, so a
+record is judged by exactly the rules that judge a live match (exit 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from cacho.engine.bidding.commands import (
+    Abandon,
+    AnnouncePaso,
+    AnnounceSalpicon,
+    CallCalza,
+    CallDudo,
+    DenySalpicon,
+    PlaceBid,
+    PlayerCommand,
+    StartRound,
+    TimeOut,
+)
+from cacho.engine.bidding.decide import decide
+from cacho.engine.bidding.events import (
+    BidMade,
+    Event,
+    MatchStarted,
+    PasoAnnounced,
+    PlayerAbandoned,
+    RoundResolved,
+    RoundStarted,
+    SalpiconAnnounced,
+)
+from cacho.engine.bidding.evolve import evolve, initial_state
+from cacho.engine.bidding.rules import OPTIONS
+from cacho.engine.bidding.setup import start_match
+from cacho.engine.bidding.state import MatchState
+from cacho.engine.errors import RecordFormatError, RuleError
+from cacho.engine.record import FORMAT, check_header
+
+TOP_KEYS = frozenset({"format", "game", "ruleset", "options", "players", "setup", "rounds"})
+SETUP_KEYS = frozenset({"dice", "starter", "mode", "initial_players", "calzo_disabled"})
+ROUND_KEYS = frozenset({"dice", "direction", "actions"})
+ACTION_KINDS = ("bid", "call", "paso", "salpicon", "deny", "timeout", "abandon")
+MODES = ("normal", "palifico", "obligado", "blind")
+
+
+# --- pass 1: the shape of the file ------------------------------------------------------
+
+
+def _fail(code: str, message: str) -> RecordFormatError:
+    return RecordFormatError(code, message)
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _check_keys(obj: object, allowed: frozenset[str], required: Iterable[str], where: str) -> dict[str, Any]:
+    if not isinstance(obj, dict):
+        raise _fail("wrong-type", f"{where} must be an object")
+    unknown = sorted(set(obj) - allowed)
+    if unknown:
+        raise _fail("unknown-field", f"{where}: unknown field {unknown[0]!r}")
+    for key in required:
+        if key not in obj:
+            raise _fail("missing-field", f"{where}: missing field {key!r}")
+    return obj
+
+
+def _check_shape(data: dict[str, Any]) -> None:
+    _check_keys(data, TOP_KEYS, ("format", "game", "ruleset", "players", "rounds"), "record")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise _fail("wrong-type", "options must be an object")
+    players = data["players"]
+    if not isinstance(players, list) or not all(isinstance(name, str) and name for name in players):
+        raise _fail("wrong-type", "players must be a list of non-empty names")
+    if len(set(players)) != len(players):
+        raise _fail("duplicate-player", "player names must be unique")
+    if "setup" in data:
+        _check_setup_shape(data["setup"], players)
+    rounds = data["rounds"]
+    if not isinstance(rounds, list):
+        raise _fail("wrong-type", "rounds must be a list")
+    for index, round_data in enumerate(rounds):
+        _check_round_shape(round_data, f"rounds[{index}]")
+
+
+def _check_setup_shape(setup: object, players: list[str]) -> None:
+    setup = _check_keys(setup, SETUP_KEYS, (), "setup")
+    if "dice" in setup:
+        dice = setup["dice"]
+        if not isinstance(dice, dict) or not all(_is_int(count) for count in dice.values()):
+            raise _fail("wrong-type", "setup.dice maps players to whole numbers")
+        if set(dice) != set(players):
+            raise _fail("setup-dice-players", "setup.dice must list every player, and only them")
+    if "starter" in setup and not isinstance(setup["starter"], str):
+        raise _fail("wrong-type", "setup.starter must be a player's name")
+    if "mode" in setup and setup["mode"] not in MODES:
+        raise _fail("unknown-value", f"setup.mode must be one of {', '.join(MODES)}")
+    if "initial_players" in setup and not _is_int(setup["initial_players"]):
+        raise _fail("wrong-type", "setup.initial_players must be a whole number")
+    if "calzo_disabled" in setup and not isinstance(setup["calzo_disabled"], bool):
+        raise _fail("wrong-type", "setup.calzo_disabled must be true or false")
+
+
+def _check_round_shape(round_data: object, where: str) -> None:
+    round_data = _check_keys(round_data, ROUND_KEYS, ("dice",), where)
+    dice = round_data["dice"]
+    if not isinstance(dice, dict) or not all(
+        isinstance(hand, list) and all(_is_int(face) for face in hand) for hand in dice.values()
+    ):
+        raise _fail("wrong-type", f"{where}.dice maps players to lists of whole numbers")
+    if "direction" in round_data and round_data["direction"] not in ("cw", "ccw"):
+        raise _fail("unknown-value", f"{where}.direction must be cw or ccw")
+    actions = round_data.get("actions", [])
+    if not isinstance(actions, list):
+        raise _fail("wrong-type", f"{where}.actions must be a list")
+    for index, action in enumerate(actions):
+        _check_action_shape(action, f"{where}.actions[{index}]")
+
+
+def _check_action_shape(action: object, where: str) -> None:
+    action = _check_keys(action, frozenset(("by", *ACTION_KINDS)), ("by",), where)
+    if not isinstance(action["by"], str):
+        raise _fail("wrong-type", f"{where}.by must be a player's name")
+    kinds = [kind for kind in ACTION_KINDS if kind in action]
+    if len(kinds) != 1:
+        raise _fail("action-kind", f"{where} needs exactly one of {', '.join(ACTION_KINDS)}")
+    kind = kinds[0]
+    value = action[kind]
+    if kind == "bid":
+        if not isinstance(value, list) or len(value) != 2 or not all(_is_int(part) for part in value):
+            raise _fail("wrong-type", f"{where}.bid must be [quantity, face]")
+    elif kind == "call":
+        if value not in ("dudo", "calza"):
+            raise _fail("unknown-value", f"{where}.call must be dudo or calza")
+    elif value is not True:
+        raise _fail("unknown-value", f"{where}.{kind} can only be true")
+
+
+# --- pass 2: the rules -------------------------------------------------------------------
+
+
+@dataclass
+class _RuleBreak(Exception):
+    round: int
+    action: int | None
+    error: RuleError
+
+
+def _match_started(data: dict[str, Any]) -> MatchStarted:
+    players: list[str] = data["players"]
+    setup: dict[str, Any] = data.get("setup", {})
+    dice = setup.get("dice")
+    starter = setup.get("starter")
+    if starter is None:
+        counts = dice or {}
+        starter = next((name for name in players if counts.get(name, 5) > 0), players[0])
+    try:
+        return start_match(
+            data["ruleset"],
+            players,
+            starter=starter,
+            options=data.get("options", {}),
+            dice=dice,
+            mode=setup.get("mode"),
+            initial_players=setup.get("initial_players"),
+            calzo_disabled=setup.get("calzo_disabled"),
+        )
+    except RuleError as exc:
+        raise RecordFormatError(exc.code, exc.message) from exc
+
+
+def _command(action: dict[str, Any], direction: str | None) -> PlayerCommand:
+    player: str = action["by"]
+    if "bid" in action:
+        quantity, face = action["bid"]
+        return PlaceBid(player, quantity, face, direction=direction)  # type: ignore[arg-type]
+    if "call" in action:
+        return CallDudo(player) if action["call"] == "dudo" else CallCalza(player)
+    if "paso" in action:
+        return AnnouncePaso(player)
+    if "salpicon" in action:
+        return AnnounceSalpicon(player)
+    if "deny" in action:
+        return DenySalpicon(player)
+    if "timeout" in action:
+        return TimeOut(player)
+    return Abandon(player)
+
+
+def _apply(state: MatchState, events: list[Event]) -> MatchState:
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def _round_outcome(event: RoundResolved | PlayerAbandoned) -> dict[str, Any]:
+    if isinstance(event, PlayerAbandoned):
+        return {
+            "result": "restart",
+            "dice_change": {event.player: -event.dice_lost},
+            "eliminated": [event.player],
+            "next_starter": event.next_starter,
+            "next_mode": event.next_mode,
+        }
+    outcome: dict[str, Any] = {"result": event.result}
+    if event.count is not None:
+        outcome["count"] = event.count
+    outcome["dice_change"] = dict(event.dice_change)
+    outcome["eliminated"] = list(event.eliminated)
+    outcome["next_starter"] = event.next_starter
+    outcome["next_mode"] = event.next_mode
+    return outcome
+
+
+def _play_round(
+    state: MatchState, index: int, round_data: dict[str, Any]
+) -> tuple[MatchState, dict[str, Any]]:
+    players = state.config.players
+    dice_by_name: dict[str, list[int]] = round_data["dice"]
+    direction: str = round_data.get("direction", "cw")
+    try:
+        if state.phase == "over":
+            raise RuleError("match-over", "the match is already over")
+        if set(dice_by_name) - set(players):
+            raise RuleError("dice-mismatch", "dice for a player who is not seated")
+        for name, count in zip(players, state.dice_counts, strict=True):
+            if count == 0 and name in dice_by_name:
+                raise RuleError("dice-mismatch", f"{name} holds no dice")
+            if count > 0 and name not in dice_by_name:
+                raise RuleError("dice-mismatch", f"{name}'s dice are missing")
+        if direction == "ccw" and not state.rules.starter_chooses_direction:
+            raise RuleError("direction-not-choosable", f"{state.rules.ruleset} is played clockwise")
+        hands = tuple(tuple(dice_by_name.get(name, ())) for name in players)
+        state = _apply(state, decide(state, StartRound(hands)))
+    except RuleError as exc:
+        raise _RuleBreak(index, None, exc) from exc
+    outcome: dict[str, Any] = {"result": None}
+    for number, action in enumerate(round_data.get("actions", [])):
+        try:
+            if state.round is None:
+                raise RuleError(
+                    "match-over" if state.phase == "over" else "round-over",
+                    "the match is over" if state.phase == "over" else "the round is already resolved",
+                )
+            opening = state.round.bid is None
+            on_turn = players[state.round.to_act]
+            timed_out_opening = opening and "timeout" in action and action["by"] == on_turn
+            if timed_out_opening and direction != state.direction:
+                kept = RuleError("direction-must-be-kept", "a round opened by a timeout keeps the direction")
+                raise _RuleBreak(index, None, kept)
+            command = _command(action, direction if opening else None)
+            events = decide(state, command)
+        except RuleError as exc:
+            raise _RuleBreak(index, number, exc) from exc
+        state = _apply(state, events)
+        last = events[-1]
+        if isinstance(last, RoundResolved | PlayerAbandoned):
+            outcome = _round_outcome(last)
+    return state, outcome
+
+
+def replay_record(data: dict[str, Any]) -> dict[str, Any]:
+    """The outcome of a record as docs/match-record.md prints it."""
+    check_header(data)
+    _check_shape(data)
+    state = initial_state(_match_started(data))
+    outcomes: list[dict[str, Any]] = []
+    rounds: list[dict[str, Any]] = data["rounds"]
+    try:
+        for index, round_data in enumerate(rounds):
+            if outcomes and outcomes[-1]["result"] is None:
+                raise _RuleBreak(
+                    index - 1,
+                    None,
+                    RuleError("round-not-resolved", "a round that does not resolve is not the last"),
+                )
+            state, outcome = _play_round(state, index, round_data)
+            outcomes.append(outcome)
+    except _RuleBreak as broken:
+        return {
+            "valid": False,
+            "error": {
+                "round": broken.round,
+                "action": broken.action,
+                "code": broken.error.code,
+                "message": broken.error.message,
+            },
+        }
+    players = state.config.players
+    return {
+        "valid": True,
+        "rounds": outcomes,
+        "dice": dict(zip(players, state.dice_counts, strict=True)),
+        "calzo_disabled": state.calzo_disabled,
+        "winner": None if state.winner is None else players[state.winner],
+        "to_act": None if state.round is None else players[state.round.to_act],
+    }
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def write_record(events: Iterable[Event]) -> dict[str, Any]:
+    """The record of a match from its events (a finished match, or one in progress)."""
+    iterator = iter(events)
+    started = next(iterator)
+    if not isinstance(started, MatchStarted):
+        raise ValueError("a match starts with match_started")
+    defaults = {name: default for name, (_, default) in OPTIONS[started.ruleset].items()}  # type: ignore[index]
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "game": "dudo",
+        "ruleset": started.ruleset,
+        "options": {name: value for name, value in started.options if defaults.get(name) != value},
+        "players": list(started.players),
+        "setup": {
+            "dice": dict(zip(started.players, started.dice, strict=True)),
+            "starter": started.starter,
+            "mode": started.mode,
+            "initial_players": started.initial_players,
+            "calzo_disabled": started.calzo_disabled,
+        },
+        "rounds": [],
+    }
+    direction = started.direction
+    current: dict[str, Any] | None = None
+    for event in iterator:
+        if isinstance(event, RoundStarted):
+            current = {
+                "dice": {
+                    name: list(hand) for name, hand in zip(started.players, event.dice, strict=True) if hand
+                },
+                "direction": direction,
+                "actions": [],
+            }
+            record["rounds"].append(current)
+            continue
+        assert current is not None, "an action outside a round"
+        actions: list[dict[str, Any]] = current["actions"]
+        if isinstance(event, BidMade):
+            if event.direction is not None:
+                direction = event.direction
+                current["direction"] = direction
+            actions.append(
+                {
+                    "by": event.player,
+                    **({"timeout": True} if event.timed_out else {"bid": [event.quantity, event.face]}),
+                }
+            )
+        elif isinstance(event, PasoAnnounced):
+            actions.append({"by": event.player, "paso": True})
+        elif isinstance(event, SalpiconAnnounced):
+            actions.append({"by": event.player, "salpicon": True})
+        elif isinstance(event, RoundResolved):
+            if event.timed_out:
+                actions.append({"by": event.caller, "timeout": True})
+            elif event.result == "salpicon":
+                actions.append({"by": event.caller, "deny": True})
+            else:
+                actions.append({"by": event.caller, "call": "calza" if event.result == "calza" else "dudo"})
+        elif isinstance(event, PlayerAbandoned):
+            actions.append({"by": event.player, "abandon": True})
+    return record

@@ -1,0 +1,124 @@
+"""The immutable state of a bidding match, rebuilt from its events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from cacho.engine.bidding.bids import Bid
+from cacho.engine.bidding.rules import Mode, Rules
+
+Direction = Literal["cw", "ccw"]
+Phase = Literal["awaiting-dice", "bidding", "over"]
+ActionKind = Literal["bid", "paso", "salpicon"]
+ResultKind = Literal["dudo", "calza", "paso", "salpicon", "restart"]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    """What never changes during a match."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    initial_players: int
+    turn_seconds: int
+
+    def seat(self, player: str) -> int:
+        return self.players.index(player)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken:
+    """A public action of the round so far (bids, pasos, salpicón announcements)."""
+
+    kind: ActionKind
+    seat: int
+    bid: Bid | None = None
+    timed_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """How the last round ended: public once it happened, dice included where revealed."""
+
+    result: ResultKind
+    caller: int | None
+    target: int | None
+    bid: Bid | None
+    count: int | None
+    revealed: tuple[tuple[int, tuple[int, ...]], ...]
+    dice_change: tuple[tuple[int, int], ...]
+    eliminated: tuple[int, ...]
+    next_starter: int | None
+    next_mode: Mode | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    """The round being played: hidden dice, whose turn, the bids so far."""
+
+    number: int
+    mode: Mode
+    starter: int
+    direction: Direction
+    dice: tuple[tuple[int, ...], ...]
+    to_act: int
+    actions: tuple[ActionTaken, ...] = ()
+    bid: Bid | None = None
+    bidder: int | None = None
+    pasos: frozenset[int] = frozenset()
+    salpicon_by: int | None = None
+    salpicon_pending: bool = False
+    deadline: int | None = None
+
+    @property
+    def last_action(self) -> ActionTaken | None:
+        return self.actions[-1] if self.actions else None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    config: MatchConfig
+    dice_counts: tuple[int, ...]
+    calzo_disabled: bool
+    phase: Phase
+    next_starter: int | None
+    next_mode: Mode
+    direction: Direction
+    timeouts: tuple[int, ...]
+    palifico_used: frozenset[int] = frozenset()
+    abandoned: frozenset[int] = frozenset()
+    round: RoundState | None = None
+    rounds_started: int = 0
+    last_resolution: Resolution | None = None
+    winner: int | None = None
+    version: int = 0
+
+    @property
+    def rules(self) -> Rules:
+        return self.config.rules
+
+    @property
+    def total_dice(self) -> int:
+        return sum(self.dice_counts)
+
+    def live_seats(self) -> list[int]:
+        return [seat for seat, count in enumerate(self.dice_counts) if count > 0]
+
+
+def next_live(counts: tuple[int, ...], seat: int, direction: Direction) -> int:
+    """The first seat after `seat` in `direction` holding at least one die."""
+    step = 1 if direction == "cw" else -1
+    size = len(counts)
+    for offset in range(1, size + 1):
+        candidate = (seat + step * offset) % size
+        if counts[candidate] > 0:
+            return candidate
+    raise ValueError("no live seat")
+
+
+def dropped_to_one(before: tuple[int, ...], after: tuple[int, ...]) -> tuple[int, ...]:
+    """Seats that went from two or more dice to exactly one."""
+    return tuple(
+        seat for seat, (old, new) in enumerate(zip(before, after, strict=True)) if old >= 2 and new == 1
+    )

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# `make run`: install, migrate, serve on http://127.0.0.1:8000 (embedded defaults).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. deploy/dev/_venv.sh
+ensure_venv ""
+
+HOST="${HOST:-127.0.0.1}"
+PORT="${PORT:-8000}"
+
+.venv/bin/python -m tournaments.config
+.venv/bin/python manage.py migrate --noinput
+echo "==> serving on http://$HOST:$PORT  (health: http://$HOST:$PORT/healthz, Ctrl-C to stop)"
+exec .venv/bin/uvicorn tournaments.asgi:application --host "$HOST" --port "$PORT" --lifespan off

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# `make test`: dev dependencies, PostgreSQL and Redis up, the whole pytest suite.
+# Arguments are passed to pytest (e.g. `deploy/dev/test.sh tests/engine -x`).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. deploy/dev/_venv.sh
+ensure_venv "[dev]"
+
+export DATABASE_URL="${DATABASE_URL:-postgres://root@127.0.0.1:5432/cacho}"
+export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
+
+# Start the local services when this machine has them but they are stopped.
+if command -v pg_isready >/dev/null 2>&1 && ! pg_isready -q -h 127.0.0.1; then
+    if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
+        echo "==> starting PostgreSQL" >&2
+        for version in $(ls /etc/postgresql); do
+            pg_ctlcluster --skip-systemctl-redirect "$version" main start >&2 || true
+        done
+        for _ in $(seq 1 30); do pg_isready -q -h 127.0.0.1 && break; sleep 0.5; done
+    fi
+fi
+if command -v redis-cli >/dev/null 2>&1 && ! redis-cli -h 127.0.0.1 ping >/dev/null 2>&1; then
+    if command -v redis-server >/dev/null 2>&1; then
+        echo "==> starting Redis" >&2
+        redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >&2
+        for _ in $(seq 1 30); do redis-cli -h 127.0.0.1 ping >/dev/null 2>&1 && break; sleep 0.2; done
+    fi
+fi
+
+# Create the database named in DATABASE_URL when it is missing.
+db_name="$(.venv/bin/python -c 'import sys, urllib.parse as u; print(u.urlsplit(sys.argv[1]).path.lstrip("/"))' "$DATABASE_URL")"
+if command -v psql >/dev/null 2>&1 && ! psql "$DATABASE_URL" -Atqc 'SELECT 1' >/dev/null 2>&1; then
+    maintenance_url="$(.venv/bin/python -c 'import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); print(p._replace(path="/postgres").geturl())' "$DATABASE_URL")"
+    echo "==> creating database $db_name" >&2
+    psql "$maintenance_url" -Atqc "CREATE DATABASE \"$db_name\"" >&2 || true
+fi
+
+echo "==> $(.venv/bin/python -m tournaments.config)" >&2
+exec .venv/bin/python -m pytest "$@"

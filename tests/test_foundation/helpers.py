@@ -1,0 +1,164 @@
+"""Run the project as a user would: subprocesses with a clean environment."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+BIN = Path(sys.executable).parent
+
+# Everything tournaments/config.py reads, so that a test controls it completely.
+CONFIG_VARS = (
+    "CACHO_ENV",
+    "CACHO_DATA_DIR",
+    "SECRET_KEY",
+    "DJANGO_SECRET_KEY",
+    "DEBUG",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "STATIC_ROOT",
+    "SECURE_SSL_REDIRECT",
+    "HSTS_SECONDS",
+    "LOG_LEVEL",
+    "DJANGO_SETTINGS_MODULE",
+)
+
+PRODUCTION_SECRET = "k" * 10 + "-Zq8vN3wXyT5rLp0sBjH2dFgKmC7aUe9iOoWnRtYxVb4QlS6"
+
+
+def clean_env(data_dir: Path, **overrides: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key not in CONFIG_VARS}
+    env["CACHO_DATA_DIR"] = str(data_dir)
+    env["PYTHONUNBUFFERED"] = "1"
+    env.update(overrides)
+    return env
+
+
+def manage(env: Mapping[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [PYTHON, "manage.py", *args],
+        cwd=ROOT,
+        env=dict(env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def settings_of(env: Mapping[str, str], *names: str) -> dict[str, Any]:
+    """The named Django settings as the process with this environment sees them."""
+    code = (
+        "import json, sys, django\n"
+        "django.setup()\n"
+        "from django.conf import settings\n"
+        "print(json.dumps({n: getattr(settings, n, None) for n in sys.argv[1:]}, default=str))\n"
+    )
+    run_env = dict(env, DJANGO_SETTINGS_MODULE="tournaments.settings")
+    done = subprocess.run(
+        [PYTHON, "-c", code, *names],
+        cwd=ROOT,
+        env=run_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class Response:
+    status: int
+    body: bytes
+    headers: dict[str, str]
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def http_get(url: str, timeout: float = 15) -> Response:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return Response(response.status, response.read(), dict(response.headers))
+    except urllib.error.HTTPError as error:
+        return Response(error.code, error.read(), dict(error.headers))
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+@contextlib.contextmanager
+def serve(env: Mapping[str, str], log_dir: Path, startup_timeout: float = 30) -> Iterator[Server]:
+    """uvicorn tournaments.asgi:application on a free port; killed on exit."""
+    port = free_port()
+    log = log_dir / f"uvicorn-{port}.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [
+                PYTHON,
+                "-m",
+                "uvicorn",
+                "tournaments.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--lifespan",
+                "off",
+            ],
+            cwd=ROOT,
+            env=dict(env),
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+    server = Server(f"http://127.0.0.1:{port}", process, log)
+    try:
+        deadline = time.monotonic() + startup_timeout
+        while True:
+            if process.poll() is not None:
+                raise AssertionError(f"uvicorn exited with {process.returncode}:\n{server.output()}")
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+            if time.monotonic() > deadline:
+                raise AssertionError(f"uvicorn did not listen within {startup_timeout} s:\n{server.output()}")
+            time.sleep(0.1)
+        yield server
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)

@@ -1,0 +1,97 @@
+"""tournaments/config.py: the environment, read in one place (pure, no Django)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tournaments.config import BASE_DIR, DEV_SECRET_KEY, ConfigError, load
+
+PROD = {"CACHO_ENV": "production", "SECRET_KEY": "s" * 60, "ALLOWED_HOSTS": "cacho.example.org"}
+
+
+def test_nothing_set_is_embedded_mode() -> None:
+    config = load({})
+    assert config.mode == "embedded"
+    assert config.env == "development"
+    assert (config.database, config.channel_layer, config.timers) == ("sqlite", "in-memory", "in-process")
+    assert config.sqlite_path == BASE_DIR / "var" / "cacho.sqlite3"
+    assert config.debug is True
+    assert config.secret_key == DEV_SECRET_KEY
+    assert "127.0.0.1" in config.allowed_hosts
+    assert "embedded mode" in config.describe()
+
+
+def test_data_dir_moves_the_sqlite_file(tmp_path: Path) -> None:
+    assert load({"CACHO_DATA_DIR": str(tmp_path)}).sqlite_path == tmp_path / "cacho.sqlite3"
+
+
+def test_database_and_redis_urls_select_the_services() -> None:
+    config = load({"DATABASE_URL": "postgres://u:pw@db:5432/cacho", "REDIS_URL": "redis://r:6379/0"})
+    assert config.mode == "services"
+    assert (config.database, config.channel_layer, config.timers) == ("postgresql", "redis", "celery")
+    assert "pw" not in config.describe()
+    assert "u:***@db" in config.describe()
+
+
+def test_one_service_alone_is_mixed() -> None:
+    config = load({"REDIS_URL": "redis://r:6379/0"})
+    assert config.mode == "mixed"
+    assert config.database == "sqlite"
+    assert config.timers == "celery"
+
+
+def test_blank_values_count_as_unset() -> None:
+    assert load({"DATABASE_URL": "  ", "REDIS_URL": ""}).mode == "embedded"
+
+
+@pytest.mark.parametrize(
+    ("environ", "needle"),
+    [
+        ({"DATABASE_URL": "mysql://x/y"}, "DATABASE_URL"),
+        ({"REDIS_URL": "http://x"}, "REDIS_URL"),
+        ({"CACHO_ENV": "staging"}, "CACHO_ENV"),
+        ({"DEBUG": "maybe"}, "DEBUG"),
+        ({"HSTS_SECONDS": "a year"}, "HSTS_SECONDS"),
+    ],
+)
+def test_malformed_values_are_refused(environ: dict[str, str], needle: str) -> None:
+    with pytest.raises(ConfigError, match=needle):
+        load(environ)
+
+
+def test_production_refuses_to_start_without_a_secret_key() -> None:
+    with pytest.raises(ConfigError, match="SECRET_KEY"):
+        load({key: value for key, value in PROD.items() if key != "SECRET_KEY"})
+
+
+def test_production_refuses_to_start_without_allowed_hosts() -> None:
+    with pytest.raises(ConfigError, match="ALLOWED_HOSTS"):
+        load({key: value for key, value in PROD.items() if key != "ALLOWED_HOSTS"})
+
+
+def test_production_refuses_debug() -> None:
+    with pytest.raises(ConfigError, match="DEBUG"):
+        load({**PROD, "DEBUG": "1"})
+
+
+def test_production_defaults_are_hardened() -> None:
+    config = load(PROD)
+    assert config.production
+    assert config.debug is False
+    assert config.secure_ssl_redirect is True
+    assert config.hsts_seconds >= 31_536_000
+    assert config.allowed_hosts == ("cacho.example.org",)
+
+
+def test_django_secret_key_is_an_alias() -> None:
+    environ = {**PROD, "DJANGO_SECRET_KEY": "d" * 60}
+    del environ["SECRET_KEY"]
+    assert load(environ).secret_key == "d" * 60
+
+
+def test_lists_are_comma_separated() -> None:
+    config = load({**PROD, "ALLOWED_HOSTS": " a.org, b.org ,", "CSRF_TRUSTED_ORIGINS": "https://a.org"})
+    assert config.allowed_hosts == ("a.org", "b.org")
+    assert config.csrf_trusted_origins == ("https://a.org",)
