@@ -98,6 +98,7 @@ def initial_state(event: MatchStarted) -> State:
         left=(False,) * count,
         turns_played=(0,) * count,
         turn=None,
+        timeouts=(0,) * count,
     )
     for seat in range(count):
         card = state.cards[seat]
@@ -141,7 +142,10 @@ def _fill(state: State, seat: int, box: str, value: int) -> State:
     card = (*card[: BOX_INDEX[box]], value, *card[BOX_INDEX[box] + 1 :])
     cards = (*state.cards[:seat], card, *state.cards[seat + 1 :])
     played = (*state.turns_played[:seat], state.turns_played[seat] + 1, *state.turns_played[seat + 1 :])
-    moved = replace(state, cards=cards, turns_played=played)
+    timed_out = state.turn is not None and state.turn.timed_out
+    in_a_row = state.timeouts[seat] + 1 if timed_out else 0
+    timeouts = (*state.timeouts[:seat], in_a_row, *state.timeouts[seat + 1 :])
+    moved = replace(state, cards=cards, turns_played=played, timeouts=timeouts)
     return replace(moved, turn=moved.next_turn(seat))
 
 

@@ -47,6 +47,8 @@ class State:
     over: bool = False
     winners: tuple[str, ...] = ()
     win_reason: str | None = None
+    # Consecutive turns each seat ended on the clock (rules.md §9: 5-second turns from the third).
+    timeouts: tuple[int, ...] = ()
 
     def seat_of(self, name: str) -> int | None:
         for seat, entry in enumerate(self.entries):

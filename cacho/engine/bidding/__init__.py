@@ -19,7 +19,7 @@ from cacho.engine.bidding.commands import (
     StartRound,
     TimeOut,
 )
-from cacho.engine.bidding.decide import automatic_command, decide, turn_seconds
+from cacho.engine.bidding.decide import automatic_command, decide, seat_turn_seconds
 from cacho.engine.bidding.events import (
     BidMade,
     Event,
@@ -73,8 +73,8 @@ __all__ = [
     "make_rules",
     "replay",
     "replay_record",
+    "seat_turn_seconds",
     "start_match",
-    "turn_seconds",
     "view",
     "view_event",
     "write_record",

@@ -34,9 +34,7 @@ from cacho.engine.bidding.rules import MAX_DICE, Mode, Rules
 from cacho.engine.bidding.setup import default_mode
 from cacho.engine.bidding.state import MatchState, ResultKind, RoundState, dropped_to_one, next_live
 from cacho.engine.errors import RuleError
-
-FAST_TURN_SECONDS = 5
-TIMEOUTS_BEFORE_FAST_TURNS = 3
+from cacho.engine.timers import turn_seconds
 
 
 def decide(state: MatchState, command: Command) -> list[Event]:
@@ -54,11 +52,9 @@ def decide(state: MatchState, command: Command) -> list[Event]:
 # --- turns -------------------------------------------------------------------
 
 
-def turn_seconds(state: MatchState, seat: int) -> int:
-    """30 s (or the match's turn time); 5 s after three timeouts in a row (§9, CO-7)."""
-    if state.timeouts[seat] >= TIMEOUTS_BEFORE_FAST_TURNS:
-        return FAST_TURN_SECONDS
-    return state.config.turn_seconds
+def seat_turn_seconds(state: MatchState, seat: int) -> int:
+    """The match's turn time; 5 s after three timeouts in a row (§9, CO-7)."""
+    return turn_seconds(state.timeouts[seat], state.config.turn_seconds)
 
 
 def _deadline(
@@ -68,8 +64,7 @@ def _deadline(
     timeouts = state.timeouts[seat]
     if seat == actor:
         timeouts = timeouts + 1 if timed_out else 0
-    seconds = FAST_TURN_SECONDS if timeouts >= TIMEOUTS_BEFORE_FAST_TURNS else state.config.turn_seconds
-    return at + seconds * 1000
+    return at + turn_seconds(timeouts, state.config.turn_seconds) * 1000
 
 
 def _live_seat(state: MatchState, player: str) -> int:

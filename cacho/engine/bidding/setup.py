@@ -12,8 +12,7 @@ from cacho.engine.bidding.events import MatchStarted
 from cacho.engine.bidding.rules import MAX_DICE, Mode, Rules, make_rules
 from cacho.engine.bidding.state import Direction
 from cacho.engine.errors import RuleError
-
-DEFAULT_TURN_SECONDS = 30
+from cacho.engine.timers import DEFAULT_TURN_SECONDS
 
 
 def default_mode(rules: Rules, counts: Sequence[int]) -> Mode:

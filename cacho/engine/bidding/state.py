@@ -55,7 +55,10 @@ class Resolution:
 
 @dataclass(frozen=True, slots=True)
 class RoundState:
-    """The round being played: hidden dice, whose turn, the bids so far."""
+    """The round being played: hidden dice, whose turn, the bids so far.
+
+    It is rebuilt on every action, so it also carries what changes with each action
+    (the timeout counters), keeping the per-action work small."""
 
     number: int
     mode: Mode
@@ -63,6 +66,7 @@ class RoundState:
     direction: Direction
     dice: tuple[tuple[int, ...], ...]
     to_act: int
+    timeouts: tuple[int, ...]
     actions: tuple[ActionTaken, ...] = ()
     bid: Bid | None = None
     bidder: int | None = None
@@ -77,33 +81,90 @@ class RoundState:
 
 
 @dataclass(frozen=True, slots=True)
-class MatchState:
-    config: MatchConfig
+class TableState:
+    """What changes only between rounds: dice held, who opens next, the match's end."""
+
     dice_counts: tuple[int, ...]
     calzo_disabled: bool
-    phase: Phase
     next_starter: int | None
     next_mode: Mode
     direction: Direction
     timeouts: tuple[int, ...]
     palifico_used: frozenset[int] = frozenset()
     abandoned: frozenset[int] = frozenset()
-    round: RoundState | None = None
     rounds_started: int = 0
     last_resolution: Resolution | None = None
     winner: int | None = None
-    version: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    config: MatchConfig
+    table: TableState
+    round: RoundState | None = None
 
     @property
     def rules(self) -> Rules:
         return self.config.rules
 
     @property
+    def phase(self) -> Phase:
+        if self.round is not None:
+            return "bidding"
+        return "over" if self.table.winner is not None else "awaiting-dice"
+
+    @property
+    def dice_counts(self) -> tuple[int, ...]:
+        return self.table.dice_counts
+
+    @property
     def total_dice(self) -> int:
-        return sum(self.dice_counts)
+        return sum(self.table.dice_counts)
+
+    @property
+    def calzo_disabled(self) -> bool:
+        return self.table.calzo_disabled
+
+    @property
+    def next_starter(self) -> int | None:
+        return self.table.next_starter
+
+    @property
+    def next_mode(self) -> Mode:
+        return self.table.next_mode
+
+    @property
+    def direction(self) -> Direction:
+        """The direction of the round in play, or of the last one played."""
+        return self.round.direction if self.round is not None else self.table.direction
+
+    @property
+    def timeouts(self) -> tuple[int, ...]:
+        """Consecutive timed-out turns per seat (5-second turns from the third on)."""
+        return self.round.timeouts if self.round is not None else self.table.timeouts
+
+    @property
+    def palifico_used(self) -> frozenset[int]:
+        return self.table.palifico_used
+
+    @property
+    def abandoned(self) -> frozenset[int]:
+        return self.table.abandoned
+
+    @property
+    def rounds_started(self) -> int:
+        return self.table.rounds_started
+
+    @property
+    def last_resolution(self) -> Resolution | None:
+        return self.table.last_resolution
+
+    @property
+    def winner(self) -> int | None:
+        return self.table.winner
 
     def live_seats(self) -> list[int]:
-        return [seat for seat, count in enumerate(self.dice_counts) if count > 0]
+        return [seat for seat, count in enumerate(self.table.dice_counts) if count > 0]
 
 
 def next_live(counts: tuple[int, ...], seat: int, direction: Direction) -> int:

@@ -84,7 +84,6 @@ def view(state: MatchState, viewer: Viewer) -> dict[str, Any]:
         "game": "dudo",
         "ruleset": rules.ruleset,
         "options": dict(rules.options),
-        "version": state.version,
         "viewer": {"kind": viewer.kind, "player": viewer.player},
         "players": [
             {
