@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 from typing import Any
 
 from cacho.engine.alalay import (
@@ -16,33 +14,6 @@ from cacho.engine.alalay import (
     apply,
     legal_actions,
 )
-
-RECORDS = Path(__file__).resolve().parents[3].parent / "shared" / "examples" / "records"
-
-
-def subset_mismatch(expected: Any, actual: Any, path: str = "$") -> str | None:
-    """The comparison rule of shared/tools/check-records: every expected key equal, lists same length."""
-    if isinstance(expected, dict):
-        if not isinstance(actual, dict):
-            return f"{path}: expected an object, got {actual!r}"
-        for key, value in expected.items():
-            if key not in actual:
-                return f"{path}.{key}: missing"
-            found = subset_mismatch(value, actual[key], f"{path}.{key}")
-            if found:
-                return found
-        return None
-    if isinstance(expected, list):
-        if not isinstance(actual, list) or len(actual) != len(expected):
-            return f"{path}: expected {len(expected)} items, got {json.dumps(actual)[:80]}"
-        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
-            found = subset_mismatch(e, a, f"{path}[{i}]")
-            if found:
-                return found
-        return None
-    if expected != actual:
-        return f"{path}: expected {json.dumps(expected)}, got {json.dumps(actual)[:80]}"
-    return None
 
 
 def record(turns: list[dict[str, Any]], players: list[str] | None = None, **extra: Any) -> dict[str, Any]:

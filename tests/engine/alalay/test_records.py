@@ -13,21 +13,10 @@ import pytest
 from cacho.engine.alalay import replay_record
 from cacho.engine.errors import RecordFormatError
 
-from .helpers import RECORDS, record, subset_mismatch
+from .helpers import record
 
 REPO = Path(__file__).resolve().parents[3]
-EXAMPLES = sorted(RECORDS.glob("alalay-*.json")) if RECORDS.is_dir() else []
-EXAMPLES = [p for p in EXAMPLES if not p.name.endswith(".expected.json")]
-
-
-@pytest.mark.skipif(not EXAMPLES, reason="shared/examples/records is absent")
-@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
-def test_example_record(path: Path) -> None:
-    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
-    actual = replay_record(json.loads(path.read_text()))
-    if expected.get("valid") is False:
-        expected = {"valid": False, "error": {"turn": expected["error"]["turn"]}}
-    assert subset_mismatch(expected, actual) is None, subset_mismatch(expected, actual)
+# The shared conformance records are replayed by tests/engine/test_records.py.
 
 
 T0 = {"by": "P0", "throw": [2, 3, 4, 5, 6], "score": "straight"}
