@@ -1,0 +1,156 @@
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.tournaments.competition.helpers import ids, mix
+from tournaments.competition.elimination import (
+    NOT_NEEDED,
+    PLAYED,
+    READY,
+    WALKOVER,
+    Bracket,
+    BracketProgress,
+    TableOutcome,
+    bracket_order,
+    double_elimination,
+    eliminate_by_tables,
+    first_round_byes,
+    progress,
+    single_elimination,
+)
+from tournaments.competition.errors import CompetitionError
+from tournaments.competition.tables import number_tables, snake, table_sizes
+
+
+def play_out(bracket: Bracket, salt: int) -> tuple[BracketProgress, dict[str, str]]:
+    """Report a pseudo-random winner for every ready match until nothing is ready."""
+    winners: dict[str, str] = {}
+    state = progress(bracket, winners)
+    while state.ready:
+        for m in state.ready:
+            assert m.home and m.away
+            winners[m.id] = m.home if mix(salt, m.id) % 2 else m.away
+        state = progress(bracket, winners)
+    return state, winners
+
+
+def test_bracket_order() -> None:
+    assert bracket_order(2) == (1, 2)
+    assert bracket_order(8) == (1, 8, 4, 5, 2, 7, 3, 6)
+    with pytest.raises(CompetitionError):
+        bracket_order(6)
+
+
+@given(n=st.integers(2, 70), salt=st.integers(0, 10**6))
+def test_single_elimination_has_exactly_one_champion_and_byes_go_to_top_seeds(n: int, salt: int) -> None:
+    seeds = ids(n)
+    bracket = single_elimination(seeds)
+    assert sorted(first_round_byes(bracket)) == seeds[: bracket.size - n]
+    state, winners = play_out(bracket, salt)
+    assert state.champion is not None and state.champion in seeds
+    losses = Counter(m.loser for m in state.matches if m.status == PLAYED)
+    assert len(winners) == n - 1  # every match played eliminates exactly one entry
+    assert set(losses) == set(seeds) - {state.champion}
+    assert all(c == 1 for c in losses.values())
+
+
+def test_seeds_one_and_two_meet_only_in_the_final() -> None:
+    bracket = single_elimination(ids(8))
+    winners: dict[str, str] = {}
+    state = progress(bracket, winners)
+    while state.ready:
+        for m in state.ready:
+            assert m.home and m.away
+            winners[m.id] = min(m.home, m.away)  # the better seed always wins
+        state = progress(bracket, winners)
+    assert state.champion == "e000"
+    final = state.match(bracket.final)
+    assert {final.home, final.away} == {"e000", "e001"}
+
+
+@settings(max_examples=80, deadline=None)
+@given(n=st.integers(2, 40), salt=st.integers(0, 10**6), reset=st.booleans())
+def test_double_elimination_one_champion_everyone_else_loses_twice(n: int, salt: int, reset: bool) -> None:
+    seeds = ids(n)
+    bracket = double_elimination(seeds, grand_final_reset=reset)
+    state, _ = play_out(bracket, salt)
+    champion = state.champion
+    assert champion is not None
+    losses = Counter(m.loser for m in state.matches if m.status == PLAYED)
+    assert losses[champion] <= 1
+    for e in seeds:
+        if e == champion:
+            continue
+        # without the reset, the winners-bracket champion is out after one loss in the grand final
+        gf = state.match("GF")
+        once_ok = not reset and e == gf.loser and e == gf.home
+        assert losses[e] == 2 or (once_ok and losses[e] == 1), (e, losses[e])
+    assert all(m.status in (PLAYED, WALKOVER, NOT_NEEDED) for m in state.matches)
+
+
+def test_grand_final_reset_is_played_only_when_the_losers_bracket_champion_wins() -> None:
+    bracket = double_elimination(ids(2))
+    base = {"W1-1": "e000"}
+    state = progress(bracket, {**base, "GF": "e000"})
+    assert state.champion == "e000" and state.match("GF2").status == NOT_NEEDED
+    state = progress(bracket, {**base, "GF": "e001"})
+    assert state.champion is None and state.match("GF2").status == READY
+    state = progress(bracket, {**base, "GF": "e001", "GF2": "e001"})
+    assert state.champion == "e001"
+
+
+def test_results_are_checked() -> None:
+    bracket = single_elimination(ids(4))
+    with pytest.raises(CompetitionError) as err:
+        progress(bracket, {"W1-1": "e001"})
+    assert err.value.code == "winner_not_playing"
+    with pytest.raises(CompetitionError) as err:
+        progress(bracket, {"W2-1": "e000"})
+    assert err.value.code == "match_not_ready"
+    with pytest.raises(CompetitionError):
+        progress(bracket, {"X": "e000"})
+    with pytest.raises(CompetitionError):
+        single_elimination(["a"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 80), k=st.integers(1, 3), size=st.integers(3, 6), salt=st.integers(0, 10**6))
+def test_elimination_by_tables_reaches_one_champion(n: int, k: int, size: int, salt: int) -> None:
+    tables = number_tables(snake(ids(n), table_sizes(n, 2, size)))
+    alive = set(ids(n))
+    step = 0
+    while True:
+        outcomes = [
+            TableOutcome(t.number, tuple(sorted(t.seats, key=lambda e: mix(salt, step, e)))) for t in tables
+        ]
+        result = eliminate_by_tables(tables, outcomes, k, size)
+        assert set(result.advancing) | set(result.eliminated) == alive
+        assert not set(result.advancing) & set(result.eliminated)
+        assert result.eliminated, "every round sends someone home"
+        alive = set(result.advancing)
+        if result.champion is not None:
+            assert len(tables) == 1 and result.advancing == (result.champion,)
+            break
+        tables = result.next_tables
+        seated = [e for t in tables for e in t.seats]
+        assert sorted(seated) == sorted(alive)
+        sizes = [t.size for t in tables]
+        assert max(sizes) - min(sizes) <= 1 and max(sizes) <= size
+        if len(alive) <= size:
+            assert len(tables) == 1
+        step += 1
+
+
+def test_elimination_by_tables_orders_advancers_by_placement() -> None:
+    tables = number_tables([("a", "b", "c"), ("d", "e", "f")])
+    outcomes = [TableOutcome(1, ("c", "a", "b")), TableOutcome(2, ("d", "f", "e"))]
+    result = eliminate_by_tables(tables, outcomes, 2)
+    assert result.advancing == ("c", "d", "a", "f")
+    assert result.eliminated == ("b", "e")
+    assert len(result.next_tables) == 1  # four fit one table: the final table
+    with pytest.raises(CompetitionError):
+        eliminate_by_tables(tables, outcomes[:1], 2)

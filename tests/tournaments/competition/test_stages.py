@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+import pytest
+
+from tournaments.competition.errors import CompetitionError
+from tournaments.competition.stages import (
+    FINAL_TABLE,
+    ROUND_ROBIN,
+    SINGLE_ELIMINATION,
+    SWISS,
+    Advancement,
+    GroupFinish,
+    StageSpec,
+    advancing,
+    check_chain,
+    seeds,
+)
+
+GROUPS = StageSpec("groups", ROUND_ROBIN, groups=3, advancement=Advancement(per_group=2, wildcards=2))
+PLAYOFFS = StageSpec("playoffs", SINGLE_ELIMINATION)
+
+
+def test_groups_then_playoffs() -> None:
+    assert check_chain([GROUPS, PLAYOFFS], 12) == (12, 8)
+    finished = [
+        GroupFinish(1, ("a1", "a2", "a3", "a4"), (9, 6, 3, 0)),
+        GroupFinish(2, ("b1", "b2", "b3", "b4"), (9, 7, 4, 0)),
+        GroupFinish(3, ("c1", "c2", "c3", "c4"), (6, 6, 5, 1)),
+    ]
+    qualified = advancing(GROUPS, finished)
+    assert seeds(qualified) == ("a1", "b1", "c1", "b2", "a2", "c2", "c3", "b3")
+    assert [q.wildcard for q in qualified] == [False] * 6 + [True] * 2
+    assert qualified[0].place == 1 and qualified[-1].place == 3
+
+
+def test_swiss_then_final_table() -> None:
+    swiss = StageSpec("swiss", SWISS, table_size=6, rounds=5, advancement=Advancement(overall=6))
+    final = StageSpec("final", FINAL_TABLE, table_size=6)
+    assert check_chain([swiss, final], 40) == (40, 6)
+    qualified = advancing(swiss, [GroupFinish(1, tuple(f"e{i}" for i in range(40)))])
+    assert seeds(qualified) == tuple(f"e{i}" for i in range(6))
+
+
+def test_chain_checks() -> None:
+    with pytest.raises(CompetitionError):
+        check_chain([], 10)
+    with pytest.raises(CompetitionError):
+        check_chain([PLAYOFFS, PLAYOFFS], 8)  # a non-final stage must send entries on
+    with pytest.raises(CompetitionError):
+        check_chain([GROUPS], 12)  # the last stage sends nobody on
+    with pytest.raises(CompetitionError):
+        check_chain([StageSpec("x", "lottery")], 4)
+    with pytest.raises(CompetitionError):
+        check_chain([StageSpec("ko", SINGLE_ELIMINATION, groups=2)], 8)
+    with pytest.raises(CompetitionError):
+        check_chain([StageSpec("final", FINAL_TABLE)], 8)
+    with pytest.raises(CompetitionError):
+        check_chain([GROUPS, PLAYOFFS], 5)
+    with pytest.raises(CompetitionError):
+        advancing(GROUPS, [GroupFinish(1, ("a",))])

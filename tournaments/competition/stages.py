@@ -1,0 +1,145 @@
+"""Stages that chain (groups then playoffs, Swiss then a final table …) and who advances.
+
+A stage is a description (format and parameters); when it has finished, each of its groups
+gives a ranking (from `standings`), and `advancing` says who goes on, in the seeding order
+of the next stage: all group winners, then all runners-up, … (within a place: better score
+first, then group order), then the wildcards (the best of the next place across groups).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tournaments.competition.errors import CompetitionError
+from tournaments.competition.tables import LARGEST_TABLE, SMALLEST_TABLE
+
+ROUND_ROBIN = "round_robin"
+SWISS = "swiss"
+SINGLE_ELIMINATION = "single_elimination"
+DOUBLE_ELIMINATION = "double_elimination"
+TABLE_ELIMINATION = "table_elimination"
+FINAL_TABLE = "final_table"
+FORMATS = (ROUND_ROBIN, SWISS, SINGLE_ELIMINATION, DOUBLE_ELIMINATION, TABLE_ELIMINATION, FINAL_TABLE)
+GROUPED = (ROUND_ROBIN, SWISS)
+
+
+@dataclass(frozen=True)
+class Advancement:
+    """Who goes on: the top `per_group` of every group, then the best `wildcards` of the next
+    place across groups; or, for a single ranking, the top `overall`."""
+
+    per_group: int = 0
+    wildcards: int = 0
+    overall: int = 0
+
+
+@dataclass(frozen=True)
+class StageSpec:
+    name: str
+    format: str
+    groups: int = 1
+    table_size: int = 2
+    rounds: int | None = None
+    advancement: Advancement | None = None  # None: the last stage
+
+    def capacity(self, entrants: int) -> int:
+        """How many go on from `entrants` (0 for a last stage)."""
+        adv = self.advancement
+        if adv is None:
+            return 0
+        if adv.overall:
+            return adv.overall
+        return adv.per_group * self.groups + adv.wildcards
+
+
+@dataclass(frozen=True)
+class GroupFinish:
+    """A finished group: its ranking (best first) and, optionally, the matching scores used
+    to compare entries of the same place across groups."""
+
+    group: int
+    ranking: tuple[str, ...]
+    scores: tuple[float, ...] = ()
+
+    def score(self, place: int) -> float:
+        return self.scores[place - 1] if place <= len(self.scores) else 0.0
+
+
+@dataclass(frozen=True)
+class Qualified:
+    entry_id: str
+    group: int
+    place: int
+    wildcard: bool = False
+
+
+def check_stage(spec: StageSpec, entrants: int) -> None:
+    if spec.format not in FORMATS:
+        raise CompetitionError("stage_format", f"a stage format is one of {', '.join(FORMATS)}")
+    if not SMALLEST_TABLE <= spec.table_size <= LARGEST_TABLE:
+        raise CompetitionError("table_size_limits", "tables seat 2 to 6")
+    if spec.groups < 1 or (spec.groups > 1 and spec.format not in GROUPED):
+        raise CompetitionError("stage_groups", "only round robin and Swiss stages have several groups")
+    if entrants < 2 * spec.groups:
+        raise CompetitionError("stage_too_small", f"stage {spec.name!r} needs two entries per group")
+    if spec.format == FINAL_TABLE and entrants > LARGEST_TABLE:
+        raise CompetitionError("final_table_size", "a final table seats at most six")
+    adv = spec.advancement
+    if adv is not None:
+        if adv.overall and (adv.per_group or adv.wildcards):
+            raise CompetitionError("advancement_mixed", "advance either overall or per group")
+        if adv.overall and spec.groups > 1:
+            raise CompetitionError("advancement_overall", "overall advancement needs a single ranking")
+        if not 0 < spec.capacity(entrants) < entrants:
+            raise CompetitionError("advancement_count", f"stage {spec.name!r} sends on some, not all")
+        if adv.per_group and adv.per_group * spec.groups + adv.wildcards > entrants:
+            raise CompetitionError("advancement_count", "more advance than play")
+
+
+def check_chain(stages: Sequence[StageSpec], entrants: int) -> tuple[int, ...]:
+    """Validate a chain of stages for `entrants`; the number of entrants of each stage."""
+    if not stages:
+        raise CompetitionError("stages_missing", "a tournament has a stage")
+    counts: list[int] = []
+    for i, spec in enumerate(stages):
+        check_stage(spec, entrants)
+        counts.append(entrants)
+        last = i == len(stages) - 1
+        if last != (spec.advancement is None):
+            raise CompetitionError("advancement_last", "every stage but the last sends entries on")
+        entrants = spec.capacity(entrants)
+    return tuple(counts)
+
+
+def advancing(spec: StageSpec, finished: Sequence[GroupFinish]) -> tuple[Qualified, ...]:
+    """Who goes on from a finished stage, in the next stage's seeding order."""
+    adv = spec.advancement
+    if adv is None:
+        return ()
+    if len(finished) != spec.groups:
+        raise CompetitionError("groups_mismatch", f"stage {spec.name!r} has {spec.groups} groups")
+    everyone = [e for g in finished for e in g.ranking]
+    if len(set(everyone)) != len(everyone):
+        raise CompetitionError("entry_duplicate", "an entry finishes in one group")
+    if adv.overall:
+        return tuple(
+            Qualified(e, finished[0].group, p) for p, e in enumerate(finished[0].ranking[: adv.overall], 1)
+        )
+    out: list[Qualified] = []
+    for place in range(1, adv.per_group + 1):
+        tier = [g for g in finished if len(g.ranking) >= place]
+        tier.sort(key=lambda g: (-g.score(place), g.group))
+        out.extend(Qualified(g.ranking[place - 1], g.group, place) for g in tier)
+    if adv.wildcards:
+        place = adv.per_group + 1
+        tier = [g for g in finished if len(g.ranking) >= place]
+        tier.sort(key=lambda g: (-g.score(place), g.group))
+        out.extend(
+            Qualified(g.ranking[place - 1], g.group, place, wildcard=True) for g in tier[: adv.wildcards]
+        )
+    return tuple(out)
+
+
+def seeds(qualified: Sequence[Qualified]) -> tuple[str, ...]:
+    return tuple(q.entry_id for q in qualified)
