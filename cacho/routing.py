@@ -1,11 +1,13 @@
-"""Websocket routes of the match server, mounted by `tournaments.asgi`.
-
-Live-play consumers add their routes here, e.g.
-``path("ws/matches/<uuid:match_id>/", MatchConsumer.as_asgi())``.
-"""
+"""Websocket routes of the match server, mounted by `tournaments.asgi`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-websocket_urlpatterns: list[Any] = []
+from django.urls import path
+
+from cacho.live.consumer import MatchConsumer
+
+websocket_urlpatterns: list[Any] = [
+    path("ws/matches/<str:match_id>/", MatchConsumer.as_asgi()),
+]

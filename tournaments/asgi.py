@@ -17,8 +17,16 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from cacho.routing import websocket_urlpatterns  # noqa: E402
+
+if settings.CACHO_TIMERS == "in-process":
+    # Embedded mode has no Celery: this process keeps the turn deadlines, and sweeps at
+    # start-up the ones that passed while it was down.
+    from cacho.live.timers import TIMERS
+
+    TIMERS.start()
 
 application = ProtocolTypeRouter(
     {

@@ -35,9 +35,11 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "channels",
     "cacho",
+    "cacho.live",
     "tournaments",
     "frontend",
 ]
@@ -91,7 +93,13 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": CONFIG.sqlite_path,
-            "OPTIONS": {"timeout": 20},
+            # WAL and immediate transactions: the server, its timer thread and the demo bots
+            # write concurrently; readers never block and writers queue instead of failing.
+            "OPTIONS": {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
         }
     }
 
@@ -169,6 +177,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticatedOrReadOnly",
@@ -179,6 +188,14 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Clubs, tournaments and live matches of the Dudo family and Cacho Alalay.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Several models have a `status`: name each choice set instead of letting them collide.
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "cacho.models.Match.STATUS_CHOICES",
+        "TournamentStatusEnum": "tournaments.models.Tournament.STATUS_CHOICES",
+        "EntryStatusEnum": "tournaments.models.Entry.STATUS_CHOICES",
+        "StageStatusEnum": "tournaments.models.Stage.STATUS_CHOICES",
+        "RoundStatusEnum": "tournaments.models.Round.STATUS_CHOICES",
+    },
 }
 
 # ------------------------------------------------------------------ security

@@ -207,7 +207,7 @@ class BiddingGame:
             hands: list[tuple[int, ...]] = []
             offset = 0
             for count in counts:
-                hands.append(tuple(dice[offset:offset + count]))
+                hands.append(tuple(dice[offset : offset + count]))
                 offset += count
             return bidding.StartRound(tuple(hands), at)
 

@@ -35,5 +35,12 @@ if command -v psql >/dev/null 2>&1 && ! psql "$DATABASE_URL" -Atqc 'SELECT 1' >/
     psql "$maintenance_url" -Atqc "CREATE DATABASE \"$db_name\"" >&2 || true
 fi
 
+# Chromium for the browser tests (tests/frontend): `playwright install` cannot download here.
+if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "==> installing Chromium for the browser tests" >&2
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null 2>&1 \
+        || echo "==> could not install Chromium: browser tests will be skipped" >&2
+fi
+
 echo "==> $(.venv/bin/python -m tournaments.config)" >&2
 exec .venv/bin/python -m pytest "$@"

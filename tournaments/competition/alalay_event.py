@@ -54,16 +54,16 @@ class FinalTable:
 
 def check_event(entries: Sequence[Entry], config: AlalayEventConfig) -> None:
     if not SMALLEST_TABLE <= config.table_size <= LARGEST_TABLE:
-        raise CompetitionError("table_size_limits", "Alalay tables seat 2 to 6")
+        raise CompetitionError("table-size-limits", "Alalay tables seat 2 to 6")
     if not SMALLEST_TABLE <= config.finalists <= LARGEST_TABLE:
-        raise CompetitionError("finalists_count", "a final table seats 2 to 6")
+        raise CompetitionError("finalists-count", "a final table seats 2 to 6")
     if config.entry_kind not in (INDIVIDUAL, PAIR, TEAM):
-        raise CompetitionError("entry_kind", "entries are individuals, pairs or teams")
+        raise CompetitionError("entry-kind", "entries are individuals, pairs or teams")
     wrong = [e.id for e in entries if e.kind != config.entry_kind]
     if wrong:
-        raise CompetitionError("entry_kind_mismatch", f"{wrong[0]!r} is not a {config.entry_kind}")
+        raise CompetitionError("entry-kind-mismatch", f"{wrong[0]!r} is not a {config.entry_kind}")
     if len(entries) < config.finalists:
-        raise CompetitionError("too_few_entries", "more entries than finalists")
+        raise CompetitionError("too-few-entries", "more entries than finalists")
 
 
 def qualifying_round(
@@ -79,7 +79,7 @@ def qualifying_round(
     lowest seeds sitting out when the field does not split into tables (1-v-1, odd count);
     later rounds: Swiss on the standings' points (`ranked_ids` in standings order)."""
     if round_number < 1 or round_number > config.qualifying_rounds:
-        raise CompetitionError("round_number", f"qualifying rounds are 1 to {config.qualifying_rounds}")
+        raise CompetitionError("round-number", f"qualifying rounds are 1 to {config.qualifying_rounds}")
     if round_number == 1:
         seated_count = seatable(len(ranked_ids), SMALLEST_TABLE, config.table_size)
         sitting_out = choose_byes([SwissPlayer(e) for e in ranked_ids], len(ranked_ids) - seated_count)
@@ -115,7 +115,7 @@ def final_table(standings: Standings, config: AlalayEventConfig) -> FinalTable:
     """The best `finalists` by qualifying rank, seated in that order (the best opens)."""
     rows = standings.rows
     if len(rows) < config.finalists:
-        raise CompetitionError("too_few_entries", "more entries than finalists")
+        raise CompetitionError("too-few-entries", "more entries than finalists")
     chosen = tuple(r.entry_id for r in rows[: config.finalists])
     tie = len(rows) > config.finalists and rows[config.finalists].rank == rows[config.finalists - 1].rank
     return FinalTable(Table(1, chosen), tie)
@@ -128,7 +128,7 @@ def final_ranking(final: MatchResult, standings: Standings) -> tuple[str, ...]:
     finalists = {r.entry_id: r for r in final.results}
     missing = [e for e in finalists if e not in qualifying]
     if missing:
-        raise CompetitionError("finalist_unknown", f"{missing[0]!r} did not qualify")
+        raise CompetitionError("finalist-unknown", f"{missing[0]!r} did not qualify")
     top = sorted(
         finalists,
         key=lambda e: (finalists[e].placement or len(finalists) + 1, qualifying[e]),

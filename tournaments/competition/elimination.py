@@ -91,13 +91,13 @@ class BracketProgress:
         for m in self.matches:
             if m.id == match_id:
                 return m
-        raise CompetitionError("match_unknown", f"no match {match_id!r} in this bracket")
+        raise CompetitionError("match-unknown", f"no match {match_id!r} in this bracket")
 
 
 def bracket_order(size: int) -> tuple[int, ...]:
     """Seed numbers by bracket position for a power-of-two size: 8 → 1 8 4 5 2 7 3 6."""
     if size < 2 or size & (size - 1):
-        raise CompetitionError("bracket_size", "a bracket size is a power of two, at least 2")
+        raise CompetitionError("bracket-size", "a bracket size is a power of two, at least 2")
     order = [1]
     while len(order) < size:
         total = 2 * len(order) + 1
@@ -114,9 +114,9 @@ def _size_for(n: int) -> int:
 
 def _check_seeds(seeds: Sequence[str]) -> None:
     if len(seeds) < 2:
-        raise CompetitionError("bracket_too_small", "a bracket needs two entries")
+        raise CompetitionError("bracket-too-small", "a bracket needs two entries")
     if len(set(seeds)) != len(seeds) or any(not s for s in seeds):
-        raise CompetitionError("entry_duplicate", "every seed is a distinct, non-empty id")
+        raise CompetitionError("entry-duplicate", "every seed is a distinct, non-empty id")
 
 
 def _winners_bracket(seeds: Sequence[str]) -> tuple[list[BracketMatch], int, int]:
@@ -200,7 +200,7 @@ def progress(bracket: Bracket, winners: Mapping[str, str]) -> BracketProgress:
     known = {m.id for m in bracket.matches}
     unknown = set(winners) - known
     if unknown:
-        raise CompetitionError("match_unknown", f"no match {sorted(unknown)[0]!r} in this bracket")
+        raise CompetitionError("match-unknown", f"no match {sorted(unknown)[0]!r} in this bracket")
     outcome: dict[str, tuple[str | None, str | None]] = {}
     states: list[MatchState] = []
 
@@ -233,13 +233,13 @@ def progress(bracket: Bracket, winners: Mapping[str, str]) -> BracketProgress:
         elif match.id in winners:
             won = winners[match.id]
             if won not in (home, away):
-                raise CompetitionError("winner_not_playing", f"{won!r} does not play match {match.id}")
+                raise CompetitionError("winner-not-playing", f"{won!r} does not play match {match.id}")
             lost = away if won == home else home
             status = PLAYED
         else:
             status = READY
         if match.id in winners and status != PLAYED:
-            raise CompetitionError("match_not_ready", f"match {match.id} cannot have a result yet")
+            raise CompetitionError("match-not-ready", f"match {match.id} cannot have a result yet")
         outcome[match.id] = (won, lost)
         states.append(
             MatchState(
@@ -306,14 +306,14 @@ def eliminate_by_tables(
     `tables.balance_tables` (moves from the largest to the smallest, tables broken when fewer
     suffice). The winner of a lone (final) table is the champion."""
     if advance_per_table < 1:
-        raise CompetitionError("advance_count", "at least one entry per table advances")
+        raise CompetitionError("advance-count", "at least one entry per table advances")
     by_table = {o.table: o for o in outcomes}
     if sorted(by_table) != sorted(t.number for t in tables) or len(outcomes) != len(tables):
-        raise CompetitionError("outcomes_mismatch", "one outcome for every table")
+        raise CompetitionError("outcomes-mismatch", "one outcome for every table")
     if len(tables) == 1:
         placements = by_table[tables[0].number].placements
         if sorted(placements) != sorted(tables[0].seats):
-            raise CompetitionError("placements_mismatch", f"table {tables[0].number} ranks its own seats")
+            raise CompetitionError("placements-mismatch", f"table {tables[0].number} ranks its own seats")
         return TableEliminationRound(placements[:1], placements[1:], None, placements[0])
     kept: list[Table] = []
     tiers: list[list[str]] = []
@@ -321,7 +321,7 @@ def eliminate_by_tables(
     for table in tables:
         placements = by_table[table.number].placements
         if sorted(placements) != sorted(table.seats):
-            raise CompetitionError("placements_mismatch", f"table {table.number} ranks its own seats")
+            raise CompetitionError("placements-mismatch", f"table {table.number} ranks its own seats")
         goes_on = placements[: max(1, min(advance_per_table, len(placements) - 1))]
         eliminated.extend(placements[len(goes_on) :])
         for place, entry_id in enumerate(goes_on):

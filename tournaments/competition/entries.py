@@ -50,13 +50,13 @@ def validate_entries(entries: Sequence[Entry]) -> tuple[Entry, ...]:
     seeds: set[int] = set()
     for entry in entries:
         if not entry.id:
-            raise CompetitionError("entry_id_missing", "every entry has an id")
+            raise CompetitionError("entry-id-missing", "every entry has an id")
         if entry.id in seen:
-            raise CompetitionError("entry_duplicate", f"entry {entry.id!r} is listed twice")
+            raise CompetitionError("entry-duplicate", f"entry {entry.id!r} is listed twice")
         seen.add(entry.id)
         if entry.seed is not None:
             if entry.seed < 1 or entry.seed in seeds:
-                raise CompetitionError("seed_invalid", f"seed {entry.seed} is not a new positive number")
+                raise CompetitionError("seed-invalid", f"seed {entry.seed} is not a new positive number")
             seeds.add(entry.seed)
     return tuple(entries)
 

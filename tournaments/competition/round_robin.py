@@ -34,9 +34,9 @@ class Round:
 def make_groups(ordered_ids: Sequence[str], group_count: int) -> tuple[tuple[str, ...], ...]:
     """`group_count` groups, sizes differing by at most one, filled by snake seeding."""
     if group_count < 1 or group_count > len(ordered_ids):
-        raise CompetitionError("group_count", "between one group and one entry per group")
+        raise CompetitionError("group-count", "between one group and one entry per group")
     if len(set(ordered_ids)) != len(ordered_ids):
-        raise CompetitionError("entry_duplicate", "an entry is in one group")
+        raise CompetitionError("entry-duplicate", "an entry is in one group")
     base, extra = divmod(len(ordered_ids), group_count)
     sizes = [base + 1 if i < extra else base for i in range(group_count)]
     return snake(ordered_ids, sizes)
@@ -48,7 +48,7 @@ def circle_schedule(entry_ids: Sequence[str]) -> tuple[Round, ...]:
     its matches, give or take one."""
     ids = list(entry_ids)
     if len(set(ids)) != len(ids):
-        raise CompetitionError("entry_duplicate", "an entry is listed once")
+        raise CompetitionError("entry-duplicate", "an entry is listed once")
     if len(ids) < 2:
         return ()
     slots: list[str | None] = [None, *ids] if len(ids) % 2 else list(ids)
@@ -90,9 +90,9 @@ def table_schedule(
     """
     ids = list(entry_ids)
     if len(set(ids)) != len(ids):
-        raise CompetitionError("entry_duplicate", "an entry is listed once")
+        raise CompetitionError("entry-duplicate", "an entry is listed once")
     if not SMALLEST_TABLE <= table_size <= LARGEST_TABLE:
-        raise CompetitionError("table_size_limits", "tables seat 2 to 6")
+        raise CompetitionError("table-size-limits", "tables seat 2 to 6")
     if len(ids) < 2:
         return ()
     if table_size == 2:

@@ -34,9 +34,9 @@ def _seed_bytes(seed_hex: str) -> bytes:
     try:
         seed = bytes.fromhex(seed_hex)
     except ValueError as exc:
-        raise CompetitionError("seed_not_hex", "a draw seed is hexadecimal") from exc
+        raise CompetitionError("seed-not-hex", "a draw seed is hexadecimal") from exc
     if len(seed) < MIN_SEED_BYTES:
-        raise CompetitionError("seed_too_short", f"a draw seed has at least {MIN_SEED_BYTES} bytes")
+        raise CompetitionError("seed-too-short", f"a draw seed has at least {MIN_SEED_BYTES} bytes")
     return seed
 
 
@@ -59,7 +59,7 @@ def word_stream(seed_hex: str) -> Iterator[int]:
 def uniform_below(words: Iterator[int], n: int) -> int:
     """A uniform integer in [0, n) from the stream, by rejection sampling."""
     if not 0 < n <= WORD:
-        raise CompetitionError("draw_range", "a draw picks among 1 to 2**32 choices")
+        raise CompetitionError("draw-range", "a draw picks among 1 to 2**32 choices")
     limit = WORD - WORD % n
     for word in words:
         if word < limit:
@@ -70,7 +70,7 @@ def uniform_below(words: Iterator[int], n: int) -> int:
 def draw_order(entry_ids: Sequence[str], seed_hex: str) -> tuple[str, ...]:
     """The ids shuffled by Fisher–Yates on the seed's stream: reproducible from the seed."""
     if len(set(entry_ids)) != len(entry_ids):
-        raise CompetitionError("entry_duplicate", "the draw lists every entry once")
+        raise CompetitionError("entry-duplicate", "the draw lists every entry once")
     order = list(entry_ids)
     words = word_stream(seed_hex)
     for i in range(len(order) - 1, 0, -1):
@@ -107,7 +107,7 @@ def seed_entries(entries: Sequence[Entry], request: SeedingRequest) -> tuple[Ent
     ids = [e.id for e in entries]
     if request.method == MANUAL:
         if sorted(request.manual_order) != sorted(ids):
-            raise CompetitionError("manual_seeding_mismatch", "manual seeding lists every entry exactly once")
+            raise CompetitionError("manual-seeding-mismatch", "manual seeding lists every entry exactly once")
         order: Sequence[str] = request.manual_order
     elif request.method == RATING:
         base = draw_order(ids, request.seed_hex) if request.seed_hex is not None else tuple(ids)
@@ -116,9 +116,9 @@ def seed_entries(entries: Sequence[Entry], request: SeedingRequest) -> tuple[Ent
         order = sorted(ids, key=lambda i: (-rating[i], position[i]))
     elif request.method == DRAW:
         if request.seed_hex is None:
-            raise CompetitionError("draw_seed_missing", "a draw needs its committed seed")
+            raise CompetitionError("draw-seed-missing", "a draw needs its committed seed")
         order = draw_order(ids, request.seed_hex)
     else:
-        raise CompetitionError("seeding_method_unknown", f"seeding is one of {', '.join(METHODS)}")
+        raise CompetitionError("seeding-method-unknown", f"seeding is one of {', '.join(METHODS)}")
     entry = {e.id: e for e in entries}
     return tuple(replace(entry[entry_id], seed=n) for n, entry_id in enumerate(order, start=1))

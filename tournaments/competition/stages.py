@@ -76,38 +76,38 @@ class Qualified:
 
 def check_stage(spec: StageSpec, entrants: int) -> None:
     if spec.format not in FORMATS:
-        raise CompetitionError("stage_format", f"a stage format is one of {', '.join(FORMATS)}")
+        raise CompetitionError("stage-format", f"a stage format is one of {', '.join(FORMATS)}")
     if not SMALLEST_TABLE <= spec.table_size <= LARGEST_TABLE:
-        raise CompetitionError("table_size_limits", "tables seat 2 to 6")
+        raise CompetitionError("table-size-limits", "tables seat 2 to 6")
     if spec.groups < 1 or (spec.groups > 1 and spec.format not in GROUPED):
-        raise CompetitionError("stage_groups", "only round robin and Swiss stages have several groups")
+        raise CompetitionError("stage-groups", "only round robin and Swiss stages have several groups")
     if entrants < 2 * spec.groups:
-        raise CompetitionError("stage_too_small", f"stage {spec.name!r} needs two entries per group")
+        raise CompetitionError("stage-too-small", f"stage {spec.name!r} needs two entries per group")
     if spec.format == FINAL_TABLE and entrants > LARGEST_TABLE:
-        raise CompetitionError("final_table_size", "a final table seats at most six")
+        raise CompetitionError("final-table-size", "a final table seats at most six")
     adv = spec.advancement
     if adv is not None:
         if adv.overall and (adv.per_group or adv.wildcards):
-            raise CompetitionError("advancement_mixed", "advance either overall or per group")
+            raise CompetitionError("advancement-mixed", "advance either overall or per group")
         if adv.overall and spec.groups > 1:
-            raise CompetitionError("advancement_overall", "overall advancement needs a single ranking")
+            raise CompetitionError("advancement-overall", "overall advancement needs a single ranking")
         if not 0 < spec.capacity(entrants) < entrants:
-            raise CompetitionError("advancement_count", f"stage {spec.name!r} sends on some, not all")
+            raise CompetitionError("advancement-count", f"stage {spec.name!r} sends on some, not all")
         if adv.per_group and adv.per_group * spec.groups + adv.wildcards > entrants:
-            raise CompetitionError("advancement_count", "more advance than play")
+            raise CompetitionError("advancement-count", "more advance than play")
 
 
 def check_chain(stages: Sequence[StageSpec], entrants: int) -> tuple[int, ...]:
     """Validate a chain of stages for `entrants`; the number of entrants of each stage."""
     if not stages:
-        raise CompetitionError("stages_missing", "a tournament has a stage")
+        raise CompetitionError("stages-missing", "a tournament has a stage")
     counts: list[int] = []
     for i, spec in enumerate(stages):
         check_stage(spec, entrants)
         counts.append(entrants)
         last = i == len(stages) - 1
         if last != (spec.advancement is None):
-            raise CompetitionError("advancement_last", "every stage but the last sends entries on")
+            raise CompetitionError("advancement-last", "every stage but the last sends entries on")
         entrants = spec.capacity(entrants)
     return tuple(counts)
 
@@ -118,10 +118,10 @@ def advancing(spec: StageSpec, finished: Sequence[GroupFinish]) -> tuple[Qualifi
     if adv is None:
         return ()
     if len(finished) != spec.groups:
-        raise CompetitionError("groups_mismatch", f"stage {spec.name!r} has {spec.groups} groups")
+        raise CompetitionError("groups-mismatch", f"stage {spec.name!r} has {spec.groups} groups")
     everyone = [e for g in finished for e in g.ranking]
     if len(set(everyone)) != len(everyone):
-        raise CompetitionError("entry_duplicate", "an entry finishes in one group")
+        raise CompetitionError("entry-duplicate", "an entry finishes in one group")
     if adv.overall:
         return tuple(
             Qualified(e, finished[0].group, p) for p, e in enumerate(finished[0].ranking[: adv.overall], 1)

@@ -95,16 +95,16 @@ class PointsScale:
     def award(self, result: EntryResult, table_size: int) -> float:
         if self.kind == REPORTED:
             if result.points is None:
-                raise CompetitionError("points_missing", f"{result.entry_id}'s points are not reported")
+                raise CompetitionError("points-missing", f"{result.entry_id}'s points are not reported")
             return result.points
         if result.placement is None:
-            raise CompetitionError("placement_missing", f"{result.entry_id}'s placement is not reported")
+            raise CompetitionError("placement-missing", f"{result.entry_id}'s placement is not reported")
         if self.kind == TABLE_SIZE:
             return float(table_size - result.placement)
         if self.kind == FIXED:
             p = result.placement
             return self.fixed[p - 1] if p <= len(self.fixed) else 0.0
-        raise CompetitionError("scale_unknown", f"a points scale is one of {', '.join(SCALES)}")
+        raise CompetitionError("scale-unknown", f"a points scale is one of {', '.join(SCALES)}")
 
 
 @dataclass(frozen=True)
@@ -165,11 +165,11 @@ class _Totals:
 def _check_config(config: StandingsConfig) -> None:
     unknown = [c for c in config.tiebreaks if c not in TIEBREAKS]
     if unknown:
-        raise CompetitionError("tiebreak_unknown", f"unknown tiebreak {unknown[0]!r}")
+        raise CompetitionError("tiebreak-unknown", f"unknown tiebreak {unknown[0]!r}")
     if len(set(config.tiebreaks)) != len(config.tiebreaks):
-        raise CompetitionError("tiebreak_duplicate", "a tiebreak appears once in the chain")
+        raise CompetitionError("tiebreak-duplicate", "a tiebreak appears once in the chain")
     if config.scale.kind not in SCALES:
-        raise CompetitionError("scale_unknown", f"a points scale is one of {', '.join(SCALES)}")
+        raise CompetitionError("scale-unknown", f"a points scale is one of {', '.join(SCALES)}")
 
 
 def _fmt(x: float) -> str:
@@ -191,16 +191,16 @@ def compute_standings(
     tables: list[list[tuple[str, float]]] = []
     for match in results:
         if match.match_id in seen_matches:
-            raise CompetitionError("match_duplicate", f"match {match.match_id!r} is reported twice")
+            raise CompetitionError("match-duplicate", f"match {match.match_id!r} is reported twice")
         seen_matches.add(match.match_id)
         ids = [r.entry_id for r in match.results]
         if len(set(ids)) != len(ids):
-            raise CompetitionError("seated_twice", f"an entry appears twice in match {match.match_id!r}")
+            raise CompetitionError("seated-twice", f"an entry appears twice in match {match.match_id!r}")
         size = len(match.results)
         table: list[tuple[str, float]] = []
         for r in match.results:
             if r.placement is not None and not 1 <= r.placement <= size:
-                raise CompetitionError("placement_range", f"placement {r.placement} at a table of {size}")
+                raise CompetitionError("placement-range", f"placement {r.placement} at a table of {size}")
             t = totals.setdefault(r.entry_id, _Totals())
             points = config.scale.award(r, size)
             t.played += 1

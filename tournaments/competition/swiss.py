@@ -90,7 +90,7 @@ def pair_swiss_round(request: SwissRequest) -> SwissRound:
     players = list(request.players)
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
-        raise CompetitionError("entry_duplicate", "an entry is listed once")
+        raise CompetitionError("entry-duplicate", "an entry is listed once")
     seated_count = seatable(len(players), request.min_size, request.max_size)
     byes = choose_byes(players, len(players) - seated_count)
     bye_set = set(byes)

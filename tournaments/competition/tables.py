@@ -35,7 +35,7 @@ class Table:
 def check_size_limits(min_size: int, max_size: int) -> None:
     if not SMALLEST_TABLE <= min_size <= max_size <= LARGEST_TABLE:
         raise CompetitionError(
-            "table_size_limits", f"tables seat {SMALLEST_TABLE} to {LARGEST_TABLE}, min ≤ max"
+            "table-size-limits", f"tables seat {SMALLEST_TABLE} to {LARGEST_TABLE}, min ≤ max"
         )
 
 
@@ -66,7 +66,7 @@ def table_sizes(
     target = max_size if preferred is None else preferred
     candidates = [t for t in range(-(-n // max_size), n // min_size + 1) if _fits(n, t, min_size, max_size)]
     if not candidates:
-        raise CompetitionError("not_seatable", f"{n} entries do not fit tables of {min_size}–{max_size}")
+        raise CompetitionError("not-seatable", f"{n} entries do not fit tables of {min_size}–{max_size}")
     count = min(candidates, key=lambda t: (abs(n - target * t) / t, t))
     base, extra = divmod(n, count)
     return tuple(base + 1 if i < extra else base for i in range(count))
@@ -75,7 +75,7 @@ def table_sizes(
 def deal(ordered_ids: Sequence[str], sizes: Sequence[int]) -> tuple[tuple[str, ...], ...]:
     """Consecutive blocks of the order: the first `sizes[0]` ids at table 1, and so on."""
     if sum(sizes) != len(ordered_ids):
-        raise CompetitionError("sizes_mismatch", "table sizes add up to the number of entries")
+        raise CompetitionError("sizes-mismatch", "table sizes add up to the number of entries")
     out: list[tuple[str, ...]] = []
     start = 0
     for size in sizes:
@@ -88,7 +88,7 @@ def snake(ordered_ids: Sequence[str], sizes: Sequence[int]) -> tuple[tuple[str, 
     """Snake seeding: seeds 1..t across tables 1..t, the next t back from t to 1, and so on;
     a table that is full is skipped. Top seeds end up at different tables."""
     if sum(sizes) != len(ordered_ids):
-        raise CompetitionError("sizes_mismatch", "table sizes add up to the number of entries")
+        raise CompetitionError("sizes-mismatch", "table sizes add up to the number of entries")
     seats: list[list[str]] = [[] for _ in sizes]
     order = list(range(len(sizes)))
     forward = True
@@ -168,14 +168,14 @@ def balance_tables(tables: Sequence[Table], max_size: int = LARGEST_TABLE) -> Ba
     check_size_limits(SMALLEST_TABLE, max_size)
     numbers = [t.number for t in tables]
     if len(set(numbers)) != len(numbers):
-        raise CompetitionError("table_number_duplicate", "table numbers are distinct")
+        raise CompetitionError("table-number-duplicate", "table numbers are distinct")
     everyone = [s for t in tables for s in t.seats]
     if len(set(everyone)) != len(everyone):
-        raise CompetitionError("seated_twice", "an entry sits at one table")
+        raise CompetitionError("seated-twice", "an entry sits at one table")
     n = len(everyone)
     target = max(1, -(-n // max_size))
     if target > len(tables):
-        raise CompetitionError("not_enough_tables", f"{n} entries need {target} tables of {max_size}")
+        raise CompetitionError("not-enough-tables", f"{n} entries need {target} tables of {max_size}")
     seats: dict[int, list[str]] = {t.number: list(t.seats) for t in tables}
     moves: list[Move] = []
     broken: list[int] = []

@@ -84,7 +84,7 @@ def test_round_one_is_snake_seeded() -> None:
 def test_event_checks() -> None:
     with pytest.raises(CompetitionError) as err:
         check_event([Entry("a"), Entry("b")], AlalayEventConfig(entry_kind=PAIR, finalists=2))
-    assert err.value.code == "entry_kind_mismatch"
+    assert err.value.code == "entry-kind-mismatch"
     with pytest.raises(CompetitionError):
         check_event([Entry("a")], AlalayEventConfig(finalists=7))
     with pytest.raises(CompetitionError):

@@ -107,10 +107,10 @@ def test_results_are_checked() -> None:
     bracket = single_elimination(ids(4))
     with pytest.raises(CompetitionError) as err:
         progress(bracket, {"W1-1": "e001"})
-    assert err.value.code == "winner_not_playing"
+    assert err.value.code == "winner-not-playing"
     with pytest.raises(CompetitionError) as err:
         progress(bracket, {"W2-1": "e000"})
-    assert err.value.code == "match_not_ready"
+    assert err.value.code == "match-not-ready"
     with pytest.raises(CompetitionError):
         progress(bracket, {"X": "e000"})
     with pytest.raises(CompetitionError):

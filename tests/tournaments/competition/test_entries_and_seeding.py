@@ -38,7 +38,7 @@ def test_entry_kinds_and_validation() -> None:
     assert Entry("c", members=("x", "y", "z")).kind == TEAM
     with pytest.raises(CompetitionError) as err:
         validate_entries([Entry("a"), Entry("a")])
-    assert err.value.code == "entry_duplicate"
+    assert err.value.code == "entry-duplicate"
     with pytest.raises(CompetitionError):
         validate_entries([Entry("a", seed=1), Entry("b", seed=1)])
 

@@ -1,0 +1,1 @@
+"""The match API (DRF): thin views over `cacho.services`."""

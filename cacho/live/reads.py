@@ -1,0 +1,138 @@
+"""The synchronous side of the match socket: who is connecting, what they may see,
+and the commands they send (through the match service, the one write path)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError
+from django.utils import timezone
+
+from cacho.engine.errors import RuleError
+from cacho.engine.games import game_for
+from cacho.engine.viewer import Viewer
+from cacho.live.models import LiveConnection
+from cacho.models import Match, Seat
+from cacho.services import matches
+from cacho.services.presentation import event_json, match_json
+from cacho.store import read_stream
+
+# Further behind than this, a client gets a full state instead of the events it missed.
+CATCH_UP_LIMIT = 200
+
+
+@dataclass(frozen=True)
+class Connection:
+    match_id: str
+    viewer: Viewer
+    seat: str | None
+    user_id: int | None
+
+
+@dataclass(frozen=True)
+class CommandOutcome:
+    ok: bool
+    version: int = 0
+    repeated: bool = False
+    code: str = ""
+    message: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def dumps(frame: dict[str, Any]) -> str:
+    return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
+
+
+def _match(match_id: str) -> Match | None:
+    try:
+        key = uuid.UUID(str(match_id))
+    except ValueError:
+        return None
+    return Match.objects.filter(pk=key).first()
+
+
+def viewer_of(match: Match, user: Any) -> tuple[Viewer, str | None]:
+    """Seated: that player; otherwise staff are referees; everyone else a spectator."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return Viewer.spectator(), None
+    seat = Seat.objects.filter(match=match, user=user).first()
+    if seat is not None:
+        return Viewer.of_player(seat.name), seat.name
+    if user.is_staff:
+        return Viewer.referee(), None
+    return Viewer.spectator(), None
+
+
+def open_connection(match_id: str, user: Any, channel_name: str) -> Connection | None:
+    match = _match(match_id)
+    if match is None:
+        return None
+    viewer, seat = viewer_of(match, user)
+    user_id = user.pk if user is not None and getattr(user, "is_authenticated", False) else None
+    LiveConnection.objects.update_or_create(
+        channel_name=channel_name, defaults={"match": match, "seat_name": seat or "", "user_id": user_id}
+    )
+    return Connection(str(match.pk), viewer, seat, user_id)
+
+
+def close_connection(channel_name: str) -> None:
+    LiveConnection.objects.filter(channel_name=channel_name).delete()
+
+
+def touch_connection(channel_name: str) -> None:
+    LiveConnection.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
+
+
+def presence(match_id: str) -> dict[str, Any]:
+    rows = LiveConnection.objects.filter(match_id=match_id).values_list("seat_name", flat=True)
+    seats = sorted({name for name in rows if name})
+    return {"players": seats, "spectators": sum(1 for name in rows if not name)}
+
+
+def state_frame(match_id: str, connection: Connection) -> tuple[int, dict[str, Any]]:
+    match = Match.objects.get(pk=match_id)
+    return match.version, {
+        "t": "state",
+        "v": match.version,
+        "d": match_json(match, connection.viewer, connection.user_id),
+    }
+
+
+def frames_after(
+    match_id: str, connection: Connection, after: int
+) -> tuple[list[dict[str, Any]] | None, int]:
+    """The events after `after` as this viewer may see them (None: too many, send a state)."""
+    match = Match.objects.get(pk=match_id)
+    if match.version <= after:
+        return [], after
+    if match.version - after > CATCH_UP_LIMIT:
+        return None, match.version
+    game = game_for(match.ruleset)
+    state = matches.load_state(match, game)
+    events = read_stream(match.pk, after=after)
+    return [event_json(event, game, state, connection.viewer) for event in events], events[-1].version
+
+
+def submit_command(
+    match_id: str, seat: str, payload: dict[str, Any], command_id: str, expected_version: int | None
+) -> CommandOutcome:
+    """The write path, with its errors turned into an acknowledgement."""
+    try:
+        result = matches.submit(match_id, seat, payload, command_id, expected_version)
+    except RuleError as error:
+        return CommandOutcome(False, code=error.code, message=error.message)
+    except matches.VersionConflict as conflict:
+        return CommandOutcome(
+            False,
+            code="version-conflict",
+            message=str(conflict),
+            extra={"current_version": conflict.current_version},
+        )
+    except matches.MatchNotFound:
+        return CommandOutcome(False, code="match-not-found", message="no such match")
+    except IntegrityError:
+        return CommandOutcome(False, code="version-conflict", message="the match moved on")
+    return CommandOutcome(True, version=result.version, repeated=result.repeated)

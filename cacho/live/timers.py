@@ -1,0 +1,108 @@
+"""Turn deadlines without Celery (embedded mode), and the sweep that is every mode's
+safety net.
+
+With Redis, a Celery task with an ETA is the fast path and Celery beat runs
+`sweep_deadlines` every second. Embedded, one daemon thread does both: it sleeps
+until the nearest known deadline (or at most a second) and then sweeps. Either
+way the write path's `expire_turn` acts only if the match is still at the version
+the timer was made for, so a late, repeated or duplicated timer is harmless.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import heapq
+import logging
+import threading
+import time
+from typing import Any
+
+from django.db import close_old_connections
+
+logger = logging.getLogger(__name__)
+
+SWEEP_EVERY_SECONDS = 1.0
+STALE_CONNECTION = dt.timedelta(minutes=2)
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def sweep_deadlines(at_ms: int | None = None) -> int:
+    """Play every turn whose deadline has passed; returns how many were played."""
+    from cacho.models import Match
+    from cacho.services.matches import expire_turn
+
+    at_ms = now_ms() if at_ms is None else at_ms
+    due = (
+        Match.objects.filter(status=Match.STATUS_LIVE, deadline_ms__lte=at_ms)
+        .exclude(turn_key="")
+        .values_list("pk", "version")
+    )
+    played = 0
+    for match_id, version in list(due):
+        try:
+            if expire_turn(match_id, version) is not None:
+                played += 1
+        except Exception:  # one broken match must not stop the sweep of the others
+            logger.exception("sweep: cannot expire the turn of match %s", match_id)
+    return played
+
+
+def sweep_stale_connections() -> int:
+    """Presence rows whose socket vanished without a goodbye (a crashed server)."""
+    from django.utils import timezone
+
+    from cacho.live.models import LiveConnection
+
+    deleted, _ = LiveConnection.objects.filter(last_seen__lt=timezone.now() - STALE_CONNECTION).delete()
+    return deleted
+
+
+class InProcessTimers:
+    """A heap of (deadline, match, version) served by one daemon thread."""
+
+    def __init__(self) -> None:
+        self._heap: list[tuple[int, str, int]] = []
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        with self._wake:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            self._thread = threading.Thread(target=self._run, name="cacho-turn-timers", daemon=True)
+            self._thread.start()
+
+    def schedule(self, match_id: Any, version: int, deadline_ms: int) -> None:
+        self.start()
+        with self._wake:
+            heapq.heappush(self._heap, (deadline_ms, str(match_id), version))
+            self._wake.notify()
+
+    def _next_wait(self) -> float:
+        if not self._heap:
+            return SWEEP_EVERY_SECONDS
+        return max(0.0, min(SWEEP_EVERY_SECONDS, (self._heap[0][0] - now_ms()) / 1000))
+
+    def _run(self) -> None:
+        from cacho.services.matches import expire_turn
+
+        while True:
+            with self._wake:
+                self._wake.wait(timeout=self._next_wait())
+                due: list[tuple[int, str, int]] = []
+                while self._heap and self._heap[0][0] <= now_ms():
+                    due.append(heapq.heappop(self._heap))
+            try:
+                for _deadline, match_id, version in due:
+                    expire_turn(match_id, version)
+                sweep_deadlines()
+            except Exception:  # the thread must survive anything a match throws at it
+                logger.exception("in-process turn timers")
+            finally:
+                close_old_connections()
+
+
+TIMERS = InProcessTimers()

@@ -1,0 +1,62 @@
+"""Return to my match: the live matches where the caller holds a seat, and who is
+connected to each (presence)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from cacho.api.views import CachoView
+from cacho.live.reads import presence
+from cacho.models import Match
+
+MyMatch = inline_serializer(
+    "MyMatch",
+    {
+        "id": serializers.UUIDField(),
+        "ruleset": serializers.CharField(),
+        "status": serializers.CharField(),
+        "seat": serializers.CharField(),
+        "to_act": serializers.CharField(allow_blank=True),
+        "your_turn": serializers.BooleanField(),
+        "deadline": serializers.IntegerField(allow_null=True),
+        "presence": serializers.DictField(),
+        "socket": serializers.CharField(),
+    },
+    many=True,
+)
+
+
+class MyMatchesView(CachoView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: MyMatch}, summary="My matches, live ones first")
+    def get(self, request: Request) -> Response:
+        rows: list[dict[str, Any]] = []
+        seats = request.user.cacho_seats.select_related("match", "match__summary").order_by(
+            "-match__created_at"
+        )
+        for seat in seats[:50]:
+            match: Match = seat.match
+            summary = getattr(match, "summary", None)
+            to_act = summary.to_act if summary is not None else ""
+            rows.append(
+                {
+                    "id": str(match.pk),
+                    "ruleset": match.ruleset,
+                    "status": match.status,
+                    "seat": seat.name,
+                    "to_act": to_act,
+                    "your_turn": match.status == Match.STATUS_LIVE and to_act == seat.name,
+                    "deadline": match.deadline_ms,
+                    "presence": presence(str(match.pk)),
+                    "socket": f"/ws/matches/{match.pk}/",
+                }
+            )
+        rows.sort(key=lambda row: row["status"] != Match.STATUS_LIVE)
+        return Response(rows)

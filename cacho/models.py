@@ -1,0 +1,132 @@
+"""The match server's tables: matches (stream metadata), seats, the append-only event log,
+dice seeds, and the projections rebuilt from the log (see docs/event-store.md)."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Match(models.Model):
+    """One event stream: what never changes (game, ruleset, options) plus the write
+    path's bookkeeping (version, last hash), locked with SELECT … FOR UPDATE on every append."""
+
+    STATUS_LIVE = "live"
+    STATUS_FINISHED = "finished"
+    STATUS_CHOICES = [(STATUS_LIVE, "live"), (STATUS_FINISHED, "finished")]
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.CharField(max_length=16)
+    ruleset = models.CharField(max_length=32)
+    options = models.JSONField(default=dict)
+    options_hash = models.CharField(max_length=64)
+    turn_seconds = models.PositiveIntegerField(default=30)
+    status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=STATUS_LIVE)
+    version = models.PositiveIntegerField(default=0)
+    last_hash = models.CharField(max_length=64, default="")
+    # The fairness scope whose seed is committed but not yet revealed ("" when none).
+    pending_scope = models.CharField(max_length=32, blank=True, default="")
+    turn_key = models.CharField(max_length=64, blank=True, default="")
+    deadline_ms = models.BigIntegerField(null=True, blank=True)
+    imported = models.BooleanField(default=False)
+    tournament_ref = models.CharField(max_length=64, blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} match {self.id}"
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=64)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="cacho_seats"
+    )
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="cacho_seat_unique_index"),
+            models.UniqueConstraint(fields=["match", "name"], name="cacho_seat_unique_name"),
+            models.UniqueConstraint(
+                fields=["match", "user"], condition=Q(user__isnull=False), name="cacho_seat_one_per_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.index})"
+
+
+class Event(models.Model):
+    """Append-only: the database refuses UPDATE and DELETE (trigger, migration 0002)."""
+
+    position = models.BigAutoField(primary_key=True)
+    stream = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events", db_index=False)
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=48)
+    schema_version = models.PositiveSmallIntegerField(default=1)
+    payload = models.JSONField()
+    metadata = models.JSONField(default=dict)
+    # The client's command id, on the first event a command caused (UNIQUE per stream).
+    command_id = models.CharField(max_length=64, null=True, blank=True)
+    recorded_at = models.DateTimeField()
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["stream", "version"], name="cacho_event_stream_version"),
+            models.UniqueConstraint(
+                fields=["stream", "command_id"],
+                condition=Q(command_id__isnull=False),
+                name="cacho_event_stream_command",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stream_id}#{self.version} {self.type}"
+
+
+class DiceSeed(models.Model):
+    """A fairness seed: secret until revealed (never leaves the server before)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seeds")
+    scope = models.CharField(max_length=32)
+    seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    drawn = models.PositiveIntegerField(default=0)
+    revealed = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "scope"], name="cacho_seed_unique_scope")]
+
+
+class MatchSummary(models.Model):
+    """Projection: one row per match, for lists and standings."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="summary")
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=16)
+    to_act = models.CharField(max_length=64, blank=True, default="")
+    winners = models.JSONField(default=list)
+    scores = models.JSONField(default=dict)
+    last_event_at = models.DateTimeField(null=True, blank=True)
+
+
+class LiveTable(models.Model):
+    """Projection: the public (spectator) view of the table."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="live_table")
+    version = models.PositiveIntegerField(default=0)
+    view = models.JSONField(default=dict)

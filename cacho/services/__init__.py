@@ -1,0 +1,1 @@
+"""Services: the imperative shell around the engine (the one write path, verification)."""

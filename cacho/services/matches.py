@@ -1,0 +1,565 @@
+"""The single write path of a match: every caller (API view, websocket consumer, timer
+task, admin action, record import) changes a match only through this module.
+
+`submit`: lock the match row (SELECT … FOR UPDATE) → load the state (in-process cache
+validated by version, plus the tail of the stream) → `decide` → roll the dice the
+engine needs (fairness seeds) → append with the expected version → after commit:
+cache, projections, publish to the channel group, schedule the turn deadline.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import hashlib
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import IntegrityError, close_old_connections, connection, transaction
+from django.utils import timezone
+
+from cacho import fairness
+from cacho.engine.errors import RecordFormatError, RuleError
+from cacho.engine.games import DiceNeeded, Game, game_for
+from cacho.models import DiceSeed, Event, Match, Seat
+from cacho.services.dispatch import DISPATCH
+from cacho.store import NewEvent, StaleStream, append, canonical_json, read_stream
+
+logger = logging.getLogger(__name__)
+
+SERVER = "server"
+
+
+class VersionConflict(Exception):
+    """The stream moved on: the command was made for another version."""
+
+    def __init__(self, current_version: int) -> None:
+        super().__init__(f"the match is at version {current_version}")
+        self.current_version = current_version
+
+
+class MatchNotFound(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Result:
+    match_id: Any
+    version: int
+    events: list[Event]
+    repeated: bool = False
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def options_hash(options: Mapping[str, Any]) -> str:
+    return hashlib.sha256(canonical_json(dict(options)).encode("utf-8")).hexdigest()
+
+
+# ---------------------------------------------------------------- state cache
+# Snapshots: an in-process LRU of (match id) -> (version, state), validated by the
+# locked row's version; a stale entry is brought up to date with the stream's tail.
+
+
+class _StateCache:
+    def __init__(self, size: int = 2048) -> None:
+        self._items: OrderedDict[str, tuple[int, Any, Match | None]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.size = size
+
+    def get(self, key: str) -> tuple[int, Any] | None:
+        entry = self.entry(key)
+        return None if entry is None else (entry[0], entry[1])
+
+    def entry(self, key: str) -> tuple[int, Any, Match | None] | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is not None:
+                self._items.move_to_end(key)
+            return item
+
+    def put(self, key: str, version: int, state: Any, row: Match | None = None) -> None:
+        """Remember the state at `version` (and the match row as it is at that version)."""
+        with self._lock:
+            current = self._items.get(key)
+            if current is not None and current[0] > version:
+                return
+            if row is None and current is not None and current[0] == version:
+                row = current[2]
+            self._items[key] = (version, state, copy.copy(row) if row is not None else None)
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+STATES = _StateCache()
+
+
+def _to_engine(game: Game, event: Event) -> Any:
+    return game.event_from_dict({"type": event.type, **event.payload})
+
+
+def load_state(match: Match, game: Game) -> Any:
+    """The state at `match.version`: cached state + the tail of the stream, or a full replay."""
+    key = str(match.pk)
+    cached = STATES.get(key)
+    if cached is not None and cached[0] == match.version:
+        return cached[1]
+    if cached is not None and cached[0] < match.version:
+        state = cached[1]
+        for event in read_stream(match.pk, after=cached[0]):
+            state = game.evolve(state, _to_engine(game, event))
+    else:
+        events = read_stream(match.pk)
+        state = game.replay(_to_engine(game, event) for event in events)
+    STATES.put(key, match.version, state, match)
+    return state
+
+
+def engine_events(match: Match, game: Game) -> list[Any]:
+    return [_to_engine(game, event) for event in read_stream(match.pk)]
+
+
+# ---------------------------------------------------------------- one batch of events
+
+
+@dataclass
+class _Batch:
+    match: Match
+    game: Game
+    state: Any
+    at: int
+    actor: str
+    command_id: str | None
+    pending: list[NewEvent] = field(default_factory=list)
+    seeds: dict[str, DiceSeed] = field(default_factory=dict)
+
+    def run(self, step: Any, actor: str | None = None) -> None:
+        """Apply a command (or a DiceNeeded, rolled here) and append its events to the batch."""
+        dice_meta: dict[str, Any] | None = None
+        if isinstance(step, DiceNeeded):
+            step, dice_meta = self._roll(step)
+        events = self.game.decide(self.state, step)
+        self.add(events, actor or self.actor, dice_meta)
+
+    def add(
+        self,
+        events: Sequence[Any],
+        actor: str,
+        dice_meta: dict[str, Any] | None = None,
+        *,
+        opening: bool = False,
+    ) -> None:
+        """Evolve the state by `events` (not the opening event, which made the state) and queue them."""
+        batch: list[NewEvent] = []
+        for event in events:
+            if not opening:
+                self.state = self.game.evolve(self.state, event)
+            payload = self.game.event_to_dict(event)
+            kind = payload.pop("type")
+            metadata: dict[str, Any] = {"actor": actor, "at": self.at}
+            if self.command_id is not None:
+                metadata["causation"] = self.command_id
+            if dice_meta is not None and self.game.event_dice(event, self.state) is not None:
+                metadata["dice"] = dice_meta
+            first = not self.pending and not batch
+            batch.append(
+                NewEvent(kind, payload, metadata, self.command_id if first and actor != SERVER else None)
+            )
+        if batch:
+            self._reveal(batch[-1])
+        self.pending += batch
+
+    def settle(self) -> None:
+        """Roll and start whatever the engine waits for (a bidding round's dice)."""
+        while (need := self.game.dice_needed(self.state, self.at)) is not None:
+            self.run(need, SERVER)
+
+    def _roll(self, need: DiceNeeded) -> tuple[Any, dict[str, Any]]:
+        """Dice from the scope's seed: a new seed (one INSERT, already counting these dice),
+        or the next dice of the committed one (one UPDATE)."""
+        scope = need.scope or self.game.dice_scope(self.state)
+        if scope is None:
+            raise RuleError("no-turn-in-progress", "nobody is on turn")
+        seed = self.seeds.get(scope)
+        if seed is None and self.match.pending_scope == scope:
+            seed = DiceSeed.objects.get(match=self.match, scope=scope)
+        if seed is None:
+            value = fairness.new_seed()
+            seed = DiceSeed(match=self.match, scope=scope, seed=value, commitment=fairness.commitment(value))
+            offset = 0
+            seed.drawn = need.count
+            seed.save(force_insert=True)
+            self.match.pending_scope = scope
+        else:
+            offset = seed.drawn
+            seed.drawn += need.count
+            DiceSeed.objects.filter(pk=seed.pk).update(drawn=seed.drawn)
+        self.seeds[scope] = seed
+        dice = fairness.roll(seed.seed, need.count, offset)
+        meta = {"scope": scope, "commitment": seed.commitment, "offset": offset, "count": need.count}
+        return need.build(dice), meta
+
+    def _reveal(self, last: NewEvent) -> None:
+        scope = self.match.pending_scope
+        if not scope or scope == self.game.dice_scope(self.state):
+            return
+        self.seeds.pop(scope, None)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE cacho_diceseed SET revealed = %s WHERE match_id = %s AND scope = %s "
+                "RETURNING seed, commitment",
+                [True, self.match.pk.hex, scope],
+            )
+            secret, commitment = cursor.fetchone()
+        last.metadata["reveal"] = {"scope": scope, "seed": secret, "commitment": commitment}
+        self.match.pending_scope = ""
+
+    def commit(self) -> list[Event]:
+        """Append the batch and update the match row; after-commit side effects are queued."""
+        match, game, state = self.match, self.game, self.state
+        key = game.turn_key(state) or ""
+        if key != match.turn_key:
+            deadline = game.deadline(state, self.at, match.turn_seconds)
+            if self.pending and deadline is not None:
+                self.pending[-1].metadata["deadline"] = deadline
+        else:
+            deadline = game.deadline(state, None, match.turn_seconds) or match.deadline_ms
+        recorded_at = dt.datetime.fromtimestamp(self.at / 1000, tz=dt.UTC)
+        match.turn_key = key
+        match.deadline_ms = deadline if key else None
+        fields = ["pending_scope", "turn_key", "deadline_ms"]
+        if game.is_over(state) and match.status != Match.STATUS_FINISHED:
+            match.status = Match.STATUS_FINISHED
+            match.finished_at = timezone.now()
+            fields += ["status", "finished_at"]
+        rows = append(match, self.pending, recorded_at, fields)
+        match_id, version, last_at = match.pk, match.version, recorded_at
+        deadline_ms, turn_key, row = match.deadline_ms, match.turn_key, copy.copy(match)
+        transaction.on_commit(
+            lambda: after_commit(match_id, version, state, game, last_at, deadline_ms, turn_key, row)
+        )
+        return rows
+
+
+# ---------------------------------------------------------------- after commit
+
+
+def after_commit(
+    match_id: Any,
+    version: int,
+    state: Any,
+    game: Game,
+    last_event_at: dt.datetime,
+    deadline_ms: int | None,
+    turn_key: str,
+    row: Match | None = None,
+) -> None:
+    """Side effects of a committed append. None may undo it: failures are logged."""
+    from cacho import tasks
+
+    STATES.put(str(match_id), version, state, row)
+    if connection.vendor == "postgresql":
+        # Off the caller's thread (its own connection): projections are rebuildable and only
+        # ever move forward, so a late write is harmless and a lost one is fixed by a rebuild.
+        DISPATCH.call(lambda: _project(match_id, version, state, game, last_event_at))
+    else:  # SQLite allows one writer: no second writing thread in embedded mode
+        _project(match_id, version, state, game, last_event_at, close=False)
+    publish(match_id, version)
+    if deadline_ms is not None and turn_key:
+        # If it is lost anyway (a dying process), the periodic sweep is the safety net.
+        if getattr(settings, "CACHO_TIMERS", "in-process") == "celery":
+            DISPATCH.call(
+                lambda: tasks.schedule_deadline(match_id, version, deadline_ms)
+            )  # a broker round trip
+        else:
+            try:
+                tasks.schedule_deadline(match_id, version, deadline_ms)
+            except Exception:
+                logger.exception("cannot schedule the deadline of match %s", match_id)
+
+
+def _project(
+    match_id: Any, version: int, state: Any, game: Game, last_event_at: dt.datetime, close: bool = True
+) -> None:
+    from cacho import projections
+
+    if close:
+        close_old_connections()
+    try:
+        projections.update(match_id, version, state, game, last_event_at)
+    except Exception:  # a projection is rebuilt from the log; never fail a committed write
+        logger.exception("projection update failed for match %s", match_id)
+
+
+def group_name(match_id: Any) -> str:
+    return f"match-{match_id}"
+
+
+def publish(match_id: Any, version: int) -> None:
+    """A small notice to the match's group (sent from the dispatch loop, not waited for);
+    consumers read the events themselves."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "match.events", "version": version}
+    if getattr(settings, "CACHO_CHANNEL_LAYER", "in-memory") == "redis":
+        DISPATCH.send(lambda: layer.group_send(group_name(match_id), message))
+        return
+    try:  # the in-memory layer lives on the server's loop: async_to_sync finds it
+        async_to_sync(layer.group_send)(group_name(match_id), message)
+    except Exception:  # at-most-once: clients detect gaps and catch up from the log
+        logger.warning("cannot publish version %s of match %s", version, match_id, exc_info=True)
+
+
+# ---------------------------------------------------------------- commands
+
+
+def _locked(match_id: Any) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except (Match.DoesNotExist, ValueError) as exc:
+        raise MatchNotFound(str(match_id)) from exc
+
+
+def first_result(match_id: Any, command_id: str) -> Result | None:
+    """The events a command id caused the first time, or None."""
+    first = Event.objects.filter(stream_id=match_id, command_id=command_id).first()
+    if first is None:
+        return None
+    events = list(
+        Event.objects.filter(
+            stream_id=match_id, version__gte=first.version, metadata__causation=command_id
+        ).order_by("version")
+    )
+    return Result(match_id, events[-1].version, events, repeated=True)
+
+
+def current_version(match_id: Any) -> int:
+    return Match.objects.filter(pk=match_id).values_list("version", flat=True).first() or 0
+
+
+def submit(
+    match_id: Any,
+    seat: str,
+    payload: Mapping[str, Any],
+    command_id: str,
+    expected_version: int | None = None,
+    actor: str | None = None,
+) -> Result:
+    """Apply one player command. Raises RuleError (illegal), VersionConflict, MatchNotFound.
+
+    A command id seen before returns the first result and writes nothing."""
+    at = now_ms()
+    try:
+        fast = _submit_optimistic(match_id, seat, payload, command_id, expected_version, actor, at)
+        if fast is not None:
+            return fast
+        with transaction.atomic():
+            match = _locked(match_id)
+            if expected_version is not None and expected_version != match.version:
+                raise VersionConflict(match.version)
+            game = game_for(match.ruleset)
+            batch = _Batch(match, game, load_state(match, game), at, actor or f"seat:{seat}", command_id)
+            batch.run(game.parse_command(seat, payload, at))
+            batch.settle()
+            rows = batch.commit()
+    except (VersionConflict, RuleError, IntegrityError, StaleStream) as exc:
+        previous = first_result(match_id, command_id) if command_id else None
+        if previous is not None:
+            return previous
+        if isinstance(exc, IntegrityError | StaleStream):
+            raise VersionConflict(current_version(match_id)) from exc
+        raise
+    return Result(match_id, rows[-1].version, rows)
+
+
+def _submit_optimistic(
+    match_id: Any,
+    seat: str,
+    payload: Mapping[str, Any],
+    command_id: str,
+    expected_version: int | None,
+    actor: str | None,
+    at: int,
+) -> Result | None:
+    """The fast path: decide on the cached state and row, append only if the stream is
+    still at that version (a conditional UPDATE, no SELECT … FOR UPDATE). None when there
+    is no usable cache entry or the stream moved on: the caller takes the locked path,
+    which tells a real conflict from a stale cache."""
+    entry = STATES.entry(str(match_id))
+    if entry is None or entry[2] is None:
+        return None
+    version, state, row = entry
+    if expected_version is not None and expected_version != version:
+        return None
+    if row is None or row.status != Match.STATUS_LIVE:
+        return None
+    match = copy.copy(row)
+    game = game_for(match.ruleset)
+    try:
+        with transaction.atomic():
+            batch = _Batch(match, game, state, at, actor or f"seat:{seat}", command_id)
+            batch.run(game.parse_command(seat, payload, at))
+            batch.settle()
+            rows = batch.commit()
+    except (StaleStream, RuleError, IntegrityError):
+        return None  # a stale cache may judge wrongly: the locked path decides for real
+    return Result(match_id, rows[-1].version, rows)
+
+
+def pending_deadline(match_id: Any, version: int) -> int | None:
+    """The deadline of the turn still waiting at `version`, if it is in the future."""
+    row = (
+        Match.objects.filter(pk=match_id, version=version, status=Match.STATUS_LIVE)
+        .exclude(turn_key="")
+        .values_list("deadline_ms", flat=True)
+        .first()
+    )
+    return row if row is not None and row > now_ms() else None
+
+
+def expire_turn(match_id: Any, version: int) -> Result | None:
+    """The turn timer: plays for the player on turn if the match is still at `version`
+    and the deadline has passed. Idempotent: a late or repeated call does nothing."""
+    at = now_ms()
+    with transaction.atomic():
+        try:
+            match = _locked(match_id)
+        except MatchNotFound:
+            return None
+        if match.version != version or not match.turn_key or match.status != Match.STATUS_LIVE:
+            return None
+        if match.deadline_ms is None or at < match.deadline_ms:
+            return None
+        game = game_for(match.ruleset)
+        batch = _Batch(match, game, load_state(match, game), at, SERVER, None)
+        turn_key = match.turn_key
+        try:
+            while (step := game.timeout_step(batch.state, turn_key, at)) is not None:
+                batch.run(step)
+        except RuleError:
+            logger.warning("timeout refused for match %s at version %s", match_id, version, exc_info=True)
+            return None
+        if not batch.pending:
+            return None
+        batch.settle()
+        rows = batch.commit()
+    return Result(match_id, rows[-1].version, rows)
+
+
+# ---------------------------------------------------------------- creating and importing
+
+
+def create_match(
+    ruleset: str,
+    seats: Sequence[str],
+    *,
+    options: Mapping[str, Any] | None = None,
+    turn_seconds: int = 30,
+    created_by: Any = None,
+    first_seat: int | None = None,
+    tournament_ref: str = "",
+) -> Match:
+    """A new live match: its first events, and the first round's dice where the game needs them."""
+    game = game_for(ruleset)
+    options = dict(options or {})
+    if first_seat is None:
+        first_seat = fairness.draw_index(len(seats)) if seats else 0
+    first_events = game.start(ruleset, options, list(seats), first_seat, turn_seconds)
+    at = now_ms()
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=game.name,
+            ruleset=ruleset,
+            options=options,
+            options_hash=options_hash(options),
+            turn_seconds=turn_seconds,
+            created_by=created_by,
+            tournament_ref=tournament_ref,
+        )
+        Seat.objects.bulk_create(Seat(match=match, index=i, name=name) for i, name in enumerate(seats))
+        batch = _Batch(match, game, game.initial_state(first_events[0]), at, SERVER, None)
+        batch.add(first_events[:1], SERVER, opening=True)
+        batch.add(first_events[1:], SERVER)
+        batch.settle()
+        batch.commit()
+    return match
+
+
+def import_record(record: Any, created_by: Any = None, actor: str = "import") -> Match:
+    """A physical table's record: checked by the engine before anything is stored.
+
+    Raises RecordFormatError (not a record) or RuleError (a record that breaks a rule)."""
+    if not isinstance(record, dict):
+        raise RecordFormatError("not-an-object", "a record is a JSON object")
+    ruleset = record.get("ruleset")
+    if not isinstance(ruleset, str):
+        raise RecordFormatError("missing-ruleset", "ruleset must be a string")
+    try:
+        game = game_for(ruleset)
+    except RuleError as exc:
+        raise RecordFormatError(exc.code, exc.message) from exc
+    from cacho.engine.record import replay_record
+
+    outcome = replay_record(record)
+    if not outcome.get("valid"):
+        error = outcome["error"]
+        where = {key: value for key, value in error.items() if key not in ("code", "message")}
+        raise RuleError(error["code"], f"{error['message']} (at {canonical_json(where)})")
+    events = game.record_events(record)
+    state = game.replay(events)
+    seats = _seat_names(game, state)
+    at = now_ms()
+    options = record.get("options", {})
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=game.name,
+            ruleset=ruleset,
+            options=options,
+            options_hash=options_hash(options),
+            imported=True,
+            created_by=created_by,
+        )
+        Seat.objects.bulk_create(Seat(match=match, index=i, name=name) for i, name in enumerate(seats))
+        batch = _Batch(match, game, game.initial_state(events[0]), at, actor, None)
+        batch.add(events[:1], actor, opening=True)
+        batch.add(events[1:], actor)
+        batch.commit()
+    return match
+
+
+def _seat_names(game: Game, state: Any) -> list[str]:
+    if game.name == "alalay":
+        return [entry.name for entry in state.entries]
+    return list(state.config.players)
+
+
+def take_seat(match_id: Any, index: int, user: Any) -> Seat:
+    """Bind a user to a free seat (one seat per user and match)."""
+    with transaction.atomic():
+        _locked(match_id)
+        seat = Seat.objects.select_for_update().filter(match_id=match_id, index=index).first()
+        if seat is None:
+            raise LookupError("no-such-seat")
+        if seat.user_id is not None and seat.user_id != user.pk:
+            raise PermissionError("seat-taken")
+        if Seat.objects.filter(match_id=match_id, user=user).exclude(pk=seat.pk).exists():
+            raise PermissionError("already-seated")
+        seat.user = user
+        seat.save(update_fields=["user"])
+    return seat

@@ -1,0 +1,70 @@
+"""How a match and its events are shown to one viewer: shared by the REST API and the
+websocket consumer. State and events leave only through the game's `view`/`view_event`;
+fairness metadata is reduced to its public part (commitments; seeds once revealed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cacho.engine.games import Game, game_for
+from cacho.engine.viewer import Viewer
+from cacho.models import Event, Match
+from cacho.services import matches
+from cacho.store import micros
+
+
+def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:
+    return [
+        {
+            "index": seat.index,
+            "name": seat.name,
+            "player": seat.user.get_username() if seat.user is not None else None,
+            "you": user_id is not None and seat.user_id == user_id,
+        }
+        for seat in match.seats.select_related("user").order_by("index")
+    ]
+
+
+def match_json(match: Match, viewer: Viewer, user_id: Any = None) -> dict[str, Any]:
+    game = game_for(match.ruleset)
+    state = matches.load_state(match, game)
+    return {
+        "id": str(match.pk),
+        "game": match.game,
+        "ruleset": match.ruleset,
+        "options": match.options,
+        "options_hash": match.options_hash,
+        "status": match.status,
+        "version": match.version,
+        "turn_seconds": match.turn_seconds,
+        "deadline": match.deadline_ms,
+        "imported": match.imported,
+        "seats": seats_json(match, user_id),
+        "viewer": {"kind": viewer.kind, "player": viewer.player},
+        "state": game.view(state, viewer),
+    }
+
+
+def fairness_json(metadata: dict[str, Any]) -> dict[str, Any] | None:
+    """The public fairness data of an event: commitments always, seeds only once revealed."""
+    out: dict[str, Any] = {}
+    dice = metadata.get("dice")
+    if isinstance(dice, dict):
+        out["commit"] = {key: dice[key] for key in ("scope", "commitment", "offset", "count") if key in dice}
+    reveal = metadata.get("reveal")
+    if isinstance(reveal, dict):
+        out["reveal"] = {key: reveal[key] for key in ("scope", "seed", "commitment") if key in reveal}
+    return out or None
+
+
+def event_json(event: Event, game: Game, state: Any, viewer: Viewer) -> dict[str, Any]:
+    """`{"v", "t", "d", ...}`: one stored event as `viewer` may receive it."""
+    engine_event = game.event_from_dict({"type": event.type, **event.payload})
+    return {
+        "v": event.version,
+        "t": event.type,
+        "d": game.view_event(engine_event, state, viewer),
+        "at": micros(event.recorded_at) // 1000,
+        "hash": event.hash,
+        "fairness": fairness_json(event.metadata),
+    }

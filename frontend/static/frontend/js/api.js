@@ -1,0 +1,64 @@
+// The public REST API, with the session cookie and the CSRF token of the page.
+export const L = JSON.parse(document.getElementById("labels")?.textContent || "{}");
+
+export function fmt(template, params = {}) {
+  return String(template ?? "").replace(/%\((\w+)\)s/g, (_, key) => String(params[key] ?? ""));
+}
+
+function csrfToken() {
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  if (meta && meta.content) return meta.content;
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && (body.message || body.detail)) || `HTTP ${status}`);
+    this.status = status;
+    this.code = (body && body.code) || String(status);
+    this.body = body;
+  }
+}
+
+export async function api(path, { method = "GET", body } = {}) {
+  const headers = { Accept: "application/json" };
+  if (method !== "GET") {
+    headers["Content-Type"] = "application/json";
+    headers["X-CSRFToken"] = csrfToken();
+  }
+  const response = await fetch(path, {
+    method,
+    headers,
+    credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = { message: text.slice(0, 200) }; }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+// Tiny DOM helper: h("div", {class: "x", onclick: f}, child, "text", ...)
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function showError(target, error) {
+  if (!target) return;
+  target.hidden = false;
+  target.textContent = error.code ? `${error.code}: ${error.message}` : String(error.message || error);
+}

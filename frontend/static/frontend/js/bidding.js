@@ -1,0 +1,193 @@
+// The live table of a bidding game (Dudo, Cacho): everything drawn from the viewer's state.
+import { L, fmt, h } from "./api.js";
+import { cup, die } from "./dice.js";
+
+const FACES = [1, 2, 3, 4, 5, 6];
+
+function bidText(bid) {
+  if (!bid) return L.no_bid;
+  const [q, f] = Array.isArray(bid) ? bid : [bid.quantity, bid.face];
+  return `${q} × ${f}`;
+}
+
+function playersView(match, ui) {
+  const s = match.state;
+  const me = match.viewer.player;
+  const round = s.round;
+  const list = h("ul", { class: "players", "aria-label": L.dice_count && "players" });
+  for (const p of s.players) {
+    const onTurn = round && round.to_act === p.name && s.phase !== "over";
+    const li = h("li", { class: `player${onTurn ? " on-turn" : ""}${p.out ? " out" : ""}`, "data-player": p.name });
+    li.append(cup(p.dice, { label: fmt(L.dice_count, { n: p.dice }) }));
+    li.append(h("span", { class: "name" }, p.name === me ? `${p.name} (${L.you})` : p.name));
+    li.append(h("span", { class: "count" }, p.out ? L.out : fmt(L.dice_count, { n: p.dice })));
+    if (p.abandoned) li.append(h("span", { class: "tag" }, L.abandoned));
+    if (ui.presence && ui.presence.players && !ui.presence.players.includes(p.name)) li.classList.add("away");
+    list.append(li);
+  }
+  return list;
+}
+
+function myDice(match) {
+  const s = match.state;
+  const me = match.viewer.player;
+  if (!me || !s.round) return null;
+  const mine = s.round.dice[me];
+  const box = h("section", { class: "my-dice", "aria-label": L.your_dice }, h("h2", {}, L.your_dice));
+  if (!mine) box.append(h("p", {}, L.hidden_dice));
+  else box.append(h("div", { class: "dice-row" }, mine.map((f) => die(f, { owner: me, size: 56 }))));
+  return box;
+}
+
+function history(match) {
+  const round = match.state.round;
+  const box = h("section", { class: "history" }, h("h2", {}, L.history));
+  if (!round) return box;
+  box.append(h("p", { class: "round-no" }, fmt(L.round, { n: round.number })));
+  const ol = h("ol", { id: "bid-history" });
+  for (const a of round.actions) {
+    ol.append(h("li", {}, `${a.by} ${L.act[a.kind] || a.kind}${a.bid ? " " + bidText(a.bid) : ""}`,
+      a.timed_out ? ` ${L.timed_out}` : ""));
+  }
+  box.append(ol);
+  return box;
+}
+
+function controls(match, ui) {
+  const s = match.state;
+  const legal = s.legal;
+  if (!legal || !legal.actions || legal.actions.length === 0) return null;
+  const box = h("section", { class: "controls", "aria-label": L.bid });
+  const actions = legal.actions;
+  if (actions.includes("bid") && legal.bid_minimums) {
+    const mins = legal.bid_minimums;
+    const maxs = legal.bid_maximums || {};
+    let first = FACES.find((f) => mins[f] !== null && mins[f] !== undefined);
+    if (ui.face && mins[ui.face] !== null && mins[ui.face] !== undefined) first = ui.face;
+    const qty = h("input", { type: "number", id: "bid-quantity", name: "quantity", inputmode: "numeric",
+      min: mins[first], max: maxs[first] ?? "", value: Math.max(mins[first], ui.quantity || 0) });
+    const picker = h("fieldset", { class: "bid-picker" }, h("legend", {}, L.face));
+    for (const f of FACES) {
+      const min = mins[f];
+      const disabled = min === null || min === undefined;
+      const input = h("input", { type: "radio", name: "face", value: f, id: `face-${f}`, disabled,
+        checked: f === first });
+      input.addEventListener("change", () => {
+        ui.face = f;
+        qty.min = min;
+        qty.max = maxs[f] ?? "";
+        if (Number(qty.value) < min) qty.value = min;
+      });
+      picker.append(h("label", { for: `face-${f}`, class: `face-choice${disabled ? " disabled" : ""}` },
+        h("span", { class: "min", "data-face-min": f }, disabled ? "—" : `≥${min}`), input,
+        die(f, { size: 36, className: "face-die" })));
+    }
+    let direction = null;
+    if (legal.directions) {
+      direction = h("select", { id: "bid-direction", name: "direction" },
+        legal.directions.map((d) => h("option", { value: d }, L[d] || d)));
+    }
+    const label = s.round && s.round.salpicon_pending ? L.believe : L.bid;
+    const form = h("form", { class: "bid-form", onsubmit: (event) => {
+      event.preventDefault();
+      const face = Number(form.querySelector('input[name="face"]:checked')?.value);
+      const command = { type: "bid", quantity: Number(qty.value), face };
+      if (direction) command.direction = direction.value;
+      ui.quantity = null;
+      ui.send(command);
+    } }, picker, h("label", { for: "bid-quantity" }, L.quantity, " ", qty),
+    direction ? h("label", { for: "bid-direction" }, L.direction, " ", direction) : null,
+    h("button", { type: "submit", class: "primary", id: "do-bid" }, label));
+    qty.addEventListener("input", () => { ui.quantity = Number(qty.value); });
+    box.append(form);
+  }
+  const buttons = h("div", { class: "action-buttons" });
+  for (const kind of ["dudo", "calza", "paso", "salpicon", "deny"]) {
+    if (!actions.includes(kind)) continue;
+    buttons.append(h("button", { type: "button", id: `do-${kind}`, class: `act act-${kind}`,
+      onclick: () => ui.send({ type: kind }) }, L[kind]));
+  }
+  if (actions.includes("abandon")) {
+    buttons.append(h("button", { type: "button", id: "do-abandon", class: "act quiet",
+      onclick: () => { if (confirm(L.abandon_confirm)) ui.send({ type: "abandon" }); } }, L.abandon));
+  }
+  box.append(buttons);
+  return box;
+}
+
+export function revealView(last) {
+  if (!last) return null;
+  const box = h("section", { class: "reveal", id: "reveal", "aria-label": L.reveal }, h("h2", {}, L.reveal));
+  const kind = (L.result_kind && L.result_kind[last.result]) || last.result;
+  box.append(h("p", { class: "result" }, kind, last.caller ? ` — ${last.caller}` : "",
+    last.target && last.target !== last.caller ? ` → ${last.target}` : ""));
+  if (last.bid && last.count !== null && last.count !== undefined) {
+    box.append(h("p", { class: "count", id: "reveal-count" },
+      fmt(L.count_was, { count: last.count, face: last.bid[1], q: last.bid[0] })));
+  }
+  const hands = h("ul", { class: "hands" });
+  for (const [name, hand] of Object.entries(last.revealed || {})) {
+    hands.append(h("li", { "data-revealed": name }, h("span", { class: "name" }, name),
+      h("span", { class: "dice-row" }, hand.map((f) => die(f, { size: 30, owner: `revealed:${name}` })))));
+  }
+  box.append(hands);
+  const changes = h("ul", { class: "changes" });
+  for (const [name, delta] of Object.entries(last.dice_change || {})) {
+    if (!delta) continue;
+    changes.append(h("li", {}, fmt(delta < 0 ? L.lost_die : L.gained_die, { name, n: Math.abs(delta) })));
+  }
+  for (const name of last.eliminated || []) changes.append(h("li", {}, fmt(L.eliminated, { name })));
+  box.append(changes);
+  return box;
+}
+
+export function renderBidding(root, match, ui) {
+  const s = match.state;
+  root.replaceChildren();
+  const board = h("div", { class: "board" });
+  board.append(h("section", { class: "felt" }, playersView(match, ui),
+    h("div", { class: "current-bid", id: "current-bid" }, h("span", {}, L.current_bid, ": "),
+      h("strong", {}, s.round && s.round.bid ? `${bidText(s.round.bid)} (${s.round.bid.by})` : L.no_bid))));
+  const side = h("div", { class: "side" });
+  const mine = myDice(match);
+  if (mine) side.append(mine);
+  const ctl = controls(match, ui);
+  if (ctl) side.append(ctl);
+  board.append(side);
+  root.append(board);
+  root.append(h("div", { class: "lower" }, history(match), revealView(s.last_round)));
+}
+
+export function bannerText(match) {
+  const round = match.state.round;
+  if (!round || round.mode === "normal") return "";
+  return L[`mode_${round.mode}`] || round.mode;
+}
+
+export function turnOf(match) {
+  const s = match.state;
+  if (s.phase === "over" || !s.round) return null;
+  return s.round.to_act;
+}
+
+export function announceEvent(frame, match) {
+  const d = frame.d;
+  if (frame.t === "round_resolved") {
+    const parts = [(L.result_kind && L.result_kind[d.result]) || d.result];
+    if (d.count !== null && d.count !== undefined && d.face) {
+      parts.push(fmt(L.count_was, { count: d.count, face: d.face, q: d.quantity }));
+    }
+    for (const [name, delta] of pairs(d.dice_change)) {
+      if (delta) parts.push(fmt(delta < 0 ? L.lost_die : L.gained_die, { name, n: Math.abs(delta) }));
+    }
+    if (d.winner) parts.push(fmt(L.winner, { name: d.winner }));
+    return parts.join(" ");
+  }
+  if (frame.t === "bid_made") return `${d.player} ${L.act.bid} ${d.quantity} × ${d.face}`;
+  if (frame.t === "player_abandoned" && d.winner) return fmt(L.winner, { name: d.winner });
+  return "";
+}
+
+function pairs(value) {
+  return Array.isArray(value) ? value : Object.entries(value || {});
+}

@@ -1,0 +1,97 @@
+// The match websocket: versions checked in order, `sync` on a gap, reconnection with backoff
+// that resumes from the last version seen (no reload).
+export class MatchSocket {
+  constructor(matchId, handlers) {
+    this.matchId = matchId;
+    this.h = handlers;
+    this.version = 0;
+    this.backoff = 500;
+    this.seq = 0;
+    this.stateTimer = null;
+    this.closedByUs = false;
+    this.open();
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}/ws/matches/${this.matchId}/`;
+  }
+
+  open() {
+    this.h.status?.("connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => {
+      this.backoff = 500;
+      this.h.status?.("connected");
+      if (this.version > 0) this.send({ t: "sync", v: this.version });
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.send({ t: "ping" }), 30000);
+    };
+    ws.onmessage = (message) => this.receive(JSON.parse(message.data));
+    ws.onclose = (event) => {
+      clearInterval(this.pinger);
+      if (this.closedByUs || event.code === 4404) {
+        if (event.code === 4404) this.h.status?.("missing");
+        return;
+      }
+      this.h.status?.("reconnecting");
+      setTimeout(() => this.open(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, 10000);
+    };
+  }
+
+  send(frame) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(frame));
+      return true;
+    }
+    return false;
+  }
+
+  command(d) {
+    const id = `c${Date.now().toString(36)}-${(this.seq += 1)}`;
+    this.send({ t: "command", id, v: this.version, d });
+    return id;
+  }
+
+  requestState() {
+    clearTimeout(this.stateTimer);
+    this.stateTimer = setTimeout(() => this.send({ t: "state" }), 40);
+  }
+
+  receive(frame) {
+    switch (frame.t) {
+      case "state":
+        this.version = frame.v;
+        this.h.state?.(frame.d, frame.v);
+        return;
+      case "ack":
+        this.h.ack?.(frame);
+        return;
+      case "presence":
+        this.h.presence?.(frame.d);
+        return;
+      case "pong":
+        return;
+      case "error":
+        this.h.error?.(frame);
+        return;
+      default:
+        if (typeof frame.v !== "number") return;
+        if (frame.v <= this.version) return; // already seen
+        if (frame.v !== this.version + 1) { // a gap: ask for what is missing
+          this.send({ t: "sync", v: this.version });
+          return;
+        }
+        this.version = frame.v;
+        this.h.event?.(frame);
+        this.requestState(); // the server's view (legal actions included) after the events
+    }
+  }
+
+  close() {
+    this.closedByUs = true;
+    this.ws?.close();
+  }
+}

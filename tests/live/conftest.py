@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.live.harness import asgi_server, celery_worker, services_env
+from tests.test_foundation.helpers import Server
+
+
+@pytest.fixture
+def services() -> None:
+    missing = [name for name in ("DATABASE_URL", "REDIS_URL") if not os.environ.get(name)]
+    if missing:
+        message = f"{', '.join(missing)} not set: run the suite with `make test`"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture
+def env(services: None, tmp_path: Path, transactional_db: None) -> dict[str, str]:
+    return services_env(tmp_path)
+
+
+@pytest.fixture
+def server(env: dict[str, str], tmp_path: Path) -> Iterator[Server]:
+    with asgi_server(env, tmp_path) as running:
+        yield running
+
+
+@pytest.fixture
+def worker(env: dict[str, str], tmp_path: Path) -> Iterator[object]:
+    with celery_worker(env, tmp_path) as running:
+        yield running

@@ -1,0 +1,328 @@
+"""Live play over real sockets: uvicorn + PostgreSQL + Redis (+ a real Celery worker)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from cacho.models import Event, Match
+from cacho.services import matches
+from tests.live.harness import db, is_event, open_socket, session_cookie, ws_url
+from tests.test_foundation.helpers import Server
+
+pytestmark = [pytest.mark.slow]
+
+
+def _new_match(
+    ruleset: str = "dudo", seats: tuple[str, ...] = ("ana", "beto"), turn_seconds: int = 30
+) -> Match:
+    match = matches.create_match(ruleset, list(seats), turn_seconds=turn_seconds, first_seat=0)
+    for index, name in enumerate(seats):
+        session_cookie(name)  # the user exists
+        from django.contrib.auth import get_user_model
+
+        matches.take_seat(match.pk, index, get_user_model().objects.get(username=name))
+    return match
+
+
+def _to_act(state_frame: dict[str, Any]) -> str:
+    return state_frame["d"]["state"]["round"]["to_act"]
+
+
+def _hidden_dice_ok(frame: dict[str, Any], me: str | None) -> None:
+    """A round's dice in any frame are only the viewer's own (or none)."""
+    if frame.get("t") == "round_started":
+        assert set(frame["d"]["dice"]) <= ({me} if me else set()), frame
+    if frame.get("t") == "state" and frame["d"]["state"].get("round"):
+        assert set(frame["d"]["state"]["round"]["dice"]) <= ({me} if me else set()), frame
+
+
+def test_two_players_and_a_spectator_play_a_round(server: Server) -> None:
+    match = _new_match()
+    cookies = {name: session_cookie(name) for name in ("ana", "beto")}
+    url = ws_url(server, match.pk)
+
+    async def scenario() -> dict[str, list[dict[str, Any]]]:
+        sockets = {name: await open_socket(url, cookies[name]) for name in ("ana", "beto")}
+        sockets["watcher"] = await open_socket(url)
+        states = {name: await sock.next(lambda f: f["t"] == "state") for name, sock in sockets.items()}
+        starter = _to_act(states["ana"])
+        other = "beto" if starter == "ana" else "ana"
+        await sockets[starter].send(
+            {"t": "command", "id": "c1", "d": {"type": "bid", "quantity": 1, "face": 2}}
+        )
+        ack = await sockets[starter].next(lambda f: f["t"] == "ack")
+        assert ack["ok"] and ack["id"] == "c1"
+        await sockets[other].next(lambda f: is_event(f, "bid_made"))
+        await sockets[other].send({"t": "command", "id": "c2", "d": {"type": "dudo"}})
+        resolved = {
+            name: await sock.next(lambda f: is_event(f, "round_resolved")) for name, sock in sockets.items()
+        }
+        for frame in resolved.values():  # everyone sees the same reveal: all the dice
+            assert set(frame["d"]["revealed"] and dict(frame["d"]["revealed"])) == {"ana", "beto"}
+        nxt = {
+            name: await sock.next(lambda f: is_event(f, "round_started")) for name, sock in sockets.items()
+        }
+        assert nxt["watcher"]["v"] == nxt["ana"]["v"] == nxt["beto"]["v"]
+        for sock in sockets.values():
+            await sock.close()
+        return {name: sock.frames for name, sock in sockets.items()}
+
+    frames = asyncio.run(scenario())
+    for name, seen in frames.items():
+        for frame in seen:
+            _hidden_dice_ok(frame, None if name == "watcher" else name)
+    versions = [f["v"] for f in frames["watcher"] if is_event(f)]
+    assert versions == sorted(versions) and len(set(versions)) == len(versions)
+
+
+def test_a_socket_from_a_foreign_origin_is_refused(server: Server) -> None:
+    match = _new_match()
+
+    async def scenario() -> None:
+        with pytest.raises(Exception) as refused:
+            await open_socket(ws_url(server, match.pk), origin="http://evil.example")
+        assert "403" in str(refused.value)
+        unknown = await open_socket(ws_url(server, "00000000-0000-0000-0000-000000000000"))
+        with pytest.raises(ConnectionClosed):  # closed: no such match
+            await unknown.next(timeout=5)
+        assert unknown.connection.close_code == 4404
+
+    asyncio.run(scenario())
+
+
+def test_garbage_frames_get_error_frames_and_change_nothing(server: Server) -> None:
+    match = _new_match()
+    cookie = session_cookie("ana")
+    before = Match.objects.get(pk=match.pk).version
+
+    async def scenario() -> list[dict[str, Any]]:
+        sock = await open_socket(ws_url(server, match.pk), cookie)
+        await sock.next(lambda f: f["t"] == "state")
+        garbage = [
+            "not json",
+            "[]",
+            json.dumps({"t": "bogus"}),
+            json.dumps({"t": "command", "id": "x"}),
+            json.dumps({"t": "command", "id": "", "d": {"type": "dudo"}}),
+            json.dumps({"t": "command", "id": "y", "d": {"type": "bid", "quantity": "3", "face": 2}}),
+            json.dumps({"t": "command", "id": "z", "d": {"type": "teleport"}}),
+            json.dumps({"t": "sync", "v": -1}),
+            json.dumps({"t": "ping", "extra": 1}),
+            "x" * 20_000,
+        ]
+        replies = []
+        for text in garbage:
+            await sock.connection.send(text)
+            replies.append(await sock.next(lambda f: f["t"] in ("error", "ack")))
+        await sock.send({"t": "ping"})
+        await sock.next(lambda f: f["t"] == "pong")
+        await sock.close()
+        return replies
+
+    replies = asyncio.run(scenario())
+    assert all(r["t"] == "error" or (r["t"] == "ack" and r["ok"] is False) for r in replies), replies
+    assert all(r["code"] for r in replies)
+    assert Match.objects.get(pk=match.pk).version == before
+
+
+def _play_while_caro_is_away(match_id: Any, actions: int = 3) -> None:
+    """The others play on through the write path while caro's socket is gone."""
+    from cacho.engine.games import game_for
+
+    for number in range(actions):
+        match = Match.objects.get(pk=match_id)
+        game = game_for(match.ruleset)
+        state = matches.load_state(match, game)
+        to_act = game.to_act(state)
+        if to_act in (None, "caro"):
+            return
+        legal = game.view(state, _player(to_act))["legal"]
+        face = next(face for face, least in legal["bid_minimums"].items() if least is not None)
+        bid = {"type": "bid", "quantity": legal["bid_minimums"][face], "face": face}
+        matches.submit(match_id, to_act, bid, f"away-{number}")
+
+
+def _player(name: str) -> Any:
+    from cacho.engine.viewer import Viewer
+
+    return Viewer.of_player(name)
+
+
+def test_a_client_that_missed_events_converges(server: Server) -> None:
+    """Two tabs of the same player: one drops mid-round and syncs; both end up alike."""
+    match = _new_match(seats=("ana", "beto", "caro"))
+    cookie = session_cookie("caro")
+    url = ws_url(server, match.pk)
+
+    async def scenario() -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+        steady = await open_socket(url, cookie)
+        dropped = await open_socket(url, cookie)
+        first = await dropped.next(lambda f: f["t"] == "state")
+        await steady.next(lambda f: f["t"] == "state")
+        await dropped.close()
+        await db(_play_while_caro_is_away)(match.pk)
+        current = await db(lambda: Match.objects.get(pk=match.pk).version)()
+        back = await open_socket(url, cookie)
+        await back.next(lambda f: f["t"] == "state")
+        await back.send({"t": "sync", "v": first["v"]})
+        missed: list[dict[str, Any]] = []
+        while not missed or missed[-1]["v"] < current:
+            missed.append(await back.next(lambda f: is_event(f)))
+        kept: list[dict[str, Any]] = []
+        while not kept or kept[-1]["v"] < current:
+            kept.append(await steady.next(lambda f: is_event(f)))
+        await back.send({"t": "state"})
+        await steady.send({"t": "state"})
+        final_back = await back.next(lambda f: f["t"] == "state")
+        final_steady = await steady.next(lambda f: f["t"] == "state")
+        for sock in (back, steady):
+            await sock.close()
+        return missed, kept, final_back, final_steady
+
+    missed, kept, final_back, final_steady = asyncio.run(scenario())
+    assert missed
+    assert [(f["v"], f["t"], f["d"]) for f in missed] == [(f["v"], f["t"], f["d"]) for f in kept]
+    assert final_back["v"] == final_steady["v"] == kept[-1]["v"]
+    assert final_back["d"]["state"] == final_steady["d"]["state"]
+
+
+def test_a_turn_left_alone_is_played_by_the_timer_within_a_second(server: Server, worker: object) -> None:
+    match = _new_match(turn_seconds=2)
+    cookie = session_cookie("ana")
+
+    async def scenario() -> tuple[int, float, dict[str, Any]]:
+        sock = await open_socket(ws_url(server, match.pk), cookie)
+        state = await sock.next(lambda f: f["t"] == "state")
+        deadline = state["d"]["deadline"]
+        frame = await sock.next(lambda f: is_event(f, "bid_made"), timeout=15)
+        arrived = time.time() * 1000
+        await sock.close()
+        return deadline, arrived, frame
+
+    deadline, arrived, frame = asyncio.run(scenario())
+    assert frame["d"]["timed_out"] is True
+    assert (frame["d"]["quantity"], frame["d"]["face"]) == (1, 2)
+    assert arrived - deadline <= 1000, f"played {arrived - deadline:.0f} ms after the deadline"
+
+
+def test_a_timer_delivered_three_times_plays_once(services: None, transactional_db: None) -> None:
+    match = _new_match(turn_seconds=1)
+    version = Match.objects.get(pk=match.pk).version
+    time.sleep(1.2)
+    results = [matches.expire_turn(match.pk, version) for _ in range(3)]
+    assert sum(result is not None for result in results) == 1
+    timed_out = [e for e in Event.objects.filter(stream=match) if e.payload.get("timed_out")]
+    assert len(timed_out) == 1
+
+
+def test_an_idle_socket_stays_open(server: Server) -> None:
+    """redis-py 8's 5 s socket timeout used to kill idle consumers (pitfalls.md)."""
+    match = _new_match()
+
+    async def scenario() -> dict[str, Any]:
+        sock = await open_socket(ws_url(server, match.pk))
+        await sock.next(lambda f: f["t"] == "state")
+        await asyncio.sleep(11)
+        await sock.send({"t": "ping"})
+        pong = await sock.next(lambda f: f["t"] == "pong")
+        await sock.close()
+        return pong
+
+    assert asyncio.run(scenario()) == {"t": "pong"}
+
+
+def test_with_the_worker_killed_the_sweep_plays_the_turn_exactly_once(
+    env: dict[str, str], tmp_path: Any
+) -> None:
+    from tests.live.harness import celery_worker
+
+    with celery_worker(env, tmp_path, name="doomed") as doomed:
+        match = _new_match(turn_seconds=2)  # its timer task goes to the running worker
+        time.sleep(0.5)
+        doomed.kill()  # dies holding the ETA task (redelivered only after visibility_timeout)
+    deadline = Match.objects.get(pk=match.pk).deadline_ms
+    assert deadline is not None
+    with celery_worker(env, tmp_path, beat=True, name="sweeper"):
+        wait_until = time.time() + 12
+        while time.time() < wait_until:
+            if Event.objects.filter(stream=match, payload__timed_out=True).exists():
+                break
+            time.sleep(0.2)
+        time.sleep(1.2)  # more sweeps run (the next turn still has time): none plays it again
+        from cacho.live.timers import sweep_deadlines
+
+        assert sweep_deadlines() == 0
+    timed_out = Event.objects.filter(stream=match, payload__timed_out=True)
+    assert timed_out.count() == 1
+    played_at = timed_out.get().recorded_at.timestamp() * 1000
+    assert played_at >= deadline
+
+
+def test_bots_play_a_whole_match_and_nobody_sees_a_hidden_die(server: Server) -> None:
+    from cacho.live.bot import Bot
+
+    seats = ("ana", "beto", "caro")
+    match = _new_match("cacho-online", seats)
+    cookies = {name: session_cookie(name) for name in seats}
+    url = ws_url(server, match.pk)
+
+    async def scenario() -> tuple[list[Any], list[dict[str, Any]]]:
+        watcher = await open_socket(url)
+        bots = [
+            Bot(url, headers=cookies[name], origin="http://127.0.0.1", seed=i) for i, name in enumerate(seats)
+        ]
+        reports = await asyncio.gather(*(bot.play(timeout=120) for bot in bots))
+        await watcher.send({"t": "state"})
+        await watcher.next(lambda f: f["t"] == "state" and f["d"]["status"] == "finished", timeout=20)
+        await watcher.close()
+        return list(reports), watcher.frames
+
+    reports, watched = asyncio.run(scenario())
+    assert all(report.finished for report in reports)
+    assert Match.objects.get(pk=match.pk).status == Match.STATUS_FINISHED
+    for name, report in zip(seats, reports, strict=True):
+        for frame in report.frames:
+            _hidden_dice_ok(frame, name)
+    for frame in watched:
+        _hidden_dice_ok(frame, None)
+    assert any(is_event(frame, "round_resolved") for frame in watched)
+
+
+def test_presence_and_return_to_my_match(server: Server) -> None:
+    from django.test import Client
+
+    match = _new_match()
+    cookies = {name: session_cookie(name) for name in ("ana", "beto")}
+    url = ws_url(server, match.pk)
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        watcher = await open_socket(url)
+        await watcher.next(lambda f: f["t"] == "state")
+        ana = await open_socket(url, cookies["ana"])
+        joined = await watcher.next(lambda f: f["t"] == "presence" and "ana" in f["d"]["players"])
+        await ana.close()
+        left = await watcher.next(lambda f: f["t"] == "presence" and "ana" not in f["d"]["players"])
+        await watcher.close()
+        return joined, left
+
+    joined, left = asyncio.run(scenario())
+    assert joined["d"]["spectators"] == 1 and left["d"]["players"] == []
+    client = Client()
+    client.force_login(get_user("ana"))
+    mine = client.get("/api/me/matches").json()
+    assert [row["id"] for row in mine] == [str(match.pk)]
+    assert mine[0]["seat"] == "ana" and mine[0]["status"] == "live"
+    assert mine[0]["socket"] == f"/ws/matches/{match.pk}/"
+    assert Client().get("/api/me/matches").status_code in (401, 403)
+
+
+def get_user(name: str) -> Any:
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.get(username=name)

@@ -1,0 +1,14 @@
+"""Routes of the tournaments API, mounted under /api/ by the project's URLconf."""
+
+from rest_framework.routers import SimpleRouter
+
+from tournaments.api import views
+
+app_name = "tournaments-api"
+
+router = SimpleRouter(trailing_slash=False)
+router.register("clubs", views.ClubViewSet, basename="club")
+router.register("tournaments", views.TournamentViewSet, basename="tournament")
+router.register("entries", views.EntryViewSet, basename="entry")
+
+urlpatterns = router.urls

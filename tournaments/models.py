@@ -1,0 +1,321 @@
+"""Clubs, memberships, tournaments, stages, rounds, tables and the tournament event log.
+
+The write path is `tournaments.services`: nothing else changes these rows. A `Table`
+refers to one `cacho` match by its id (`match_id`); `cacho` never imports this app.
+`TournamentEvent` is append-only and hash-chained per tournament; standings rows
+(`StandingRow`) and table results are projections rebuilt from the events
+(`manage.py rebuild_tournament_projections`).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """One role of a user in a club; a user may hold several roles and belong to several clubs."""
+
+    OWNER = "owner"
+    ORGANISER = "organiser"
+    REFEREE = "referee"
+    SCOREKEEPER = "scorekeeper"
+    PLAYER = "player"
+    ROLE_CHOICES = [
+        (OWNER, _("owner")),
+        (ORGANISER, _("organiser")),
+        (REFEREE, _("referee")),
+        (SCOREKEEPER, _("scorekeeper")),
+        (PLAYER, _("player")),
+    ]
+    MANAGERS = (OWNER, ORGANISER)
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(_("role"), max_length=16, choices=ROLE_CHOICES)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "user", "role"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user", "role"], name="tournaments_membership_unique_role"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.role} @ {self.club}"
+
+
+class Tournament(models.Model):
+    DRAFT = "draft"
+    REGISTRATION = "registration"
+    RUNNING = "running"
+    FINISHED = "finished"
+    STATUS_CHOICES = [
+        (DRAFT, _("draft")),
+        (REGISTRATION, _("registration open")),
+        (RUNNING, _("running")),
+        (FINISHED, _("finished")),
+    ]
+    GAME_CHOICES = [("dudo", _("Dudo family")), ("alalay", _("Cacho Alalay"))]
+    INDIVIDUAL = "individual"
+    PAIR = "pair"
+    TEAM = "team"
+    ENTRY_CHOICES = [(INDIVIDUAL, _("individual")), (PAIR, _("pair")), (TEAM, _("team"))]
+    SEEDING_CHOICES = [("manual", _("manual")), ("rating", _("by rating")), ("draw", _("random draw"))]
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
+    name = models.CharField(_("name"), max_length=160)
+    game = models.CharField(_("game"), max_length=16, choices=GAME_CHOICES)
+    ruleset = models.CharField(_("ruleset"), max_length=32)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    options_hash = models.CharField(max_length=64, blank=True, default="")
+    turn_seconds = models.PositiveIntegerField(_("turn time (s)"), default=30)
+    entry_type = models.CharField(_("entry type"), max_length=16, choices=ENTRY_CHOICES, default=INDIVIDUAL)
+    team_size = models.PositiveSmallIntegerField(default=1)
+    status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=REGISTRATION)
+    checkin_deadline = models.DateTimeField(_("check-in deadline"), null=True, blank=True)
+    seeding = models.CharField(_("seeding"), max_length=16, choices=SEEDING_CHOICES, default="draw")
+    # The committed draw: the secret stays here until the draw; the commitment is public at once.
+    draw_seed = models.CharField(max_length=128, blank=True, default="")
+    draw_commitment = models.CharField(max_length=64, blank=True, default="")
+    # Standings: {"scale": "table_size"|"fixed"|"reported", "fixed": [...],
+    #             "tiebreaks": [...], "bye_points": x}
+    standings_config = models.JSONField(default=dict, blank=True)
+    # The chain of stages as configured: [{"name", "format", "params"}]; Stage rows are made at start.
+    stage_plan = models.JSONField(default=list, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    head_hash = models.CharField(max_length=64, blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """One competitor: an individual, a pair or a team (with named members)."""
+
+    REGISTERED = "registered"
+    CHECKED_IN = "checked_in"
+    ACTIVE = "active"
+    WITHDRAWN = "withdrawn"
+    NO_SHOW = "no_show"
+    ELIMINATED = "eliminated"
+    STATUS_CHOICES = [
+        (REGISTERED, _("registered")),
+        (CHECKED_IN, _("checked in")),
+        (ACTIVE, _("playing")),
+        (WITHDRAWN, _("withdrawn")),
+        (NO_SHOW, _("no-show")),
+        (ELIMINATED, _("eliminated")),
+    ]
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    name = models.CharField(_("name"), max_length=64)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+    )
+    is_bot = models.BooleanField(default=False)
+    rating = models.FloatField(null=True, blank=True)
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=REGISTERED)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_after_round = models.PositiveIntegerField(null=True, blank=True)
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "seed", "id"]
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="tournaments_entry_unique_name"),
+            models.UniqueConstraint(
+                fields=["tournament", "user"],
+                condition=Q(user__isnull=False),
+                name="tournaments_entry_one_per_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EntryMember(models.Model):
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(max_length=64)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["entry", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Stage(models.Model):
+    PENDING = "pending"
+    RUNNING = "running"
+    FINISHED = "finished"
+    STATUS_CHOICES = [(PENDING, _("pending")), (RUNNING, _("running")), (FINISHED, _("finished"))]
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=80)
+    format = models.CharField(max_length=32)
+    params = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=PENDING)
+    # Entry ids in this stage's seeding order (set when it starts) and its precomputed plan.
+    entrants = models.JSONField(default=list, blank=True)
+    plan = models.JSONField(default=dict, blank=True)
+    ranking = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="tournaments_stage_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} / {self.name}"
+
+
+class Round(models.Model):
+    PLAYING = "playing"
+    FINISHED = "finished"
+    STATUS_CHOICES = [(PLAYING, _("playing")), (FINISHED, _("finished"))]
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()  # across the tournament, from 1
+    stage_round = models.PositiveIntegerField()  # within the stage, from 1
+    status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=PLAYING)
+    byes = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="tournaments_round_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} R{self.number}"
+
+
+class Table(models.Model):
+    """A tournament table, played as one `cacho` match (referenced by id, never imported back)."""
+
+    PLAYING = "playing"
+    FINISHED = "finished"
+    STATUS_CHOICES = [(PLAYING, _("playing")), (FINISHED, _("finished"))]
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    group = models.PositiveSmallIntegerField(default=1)
+    bracket_ref = models.CharField(max_length=16, blank=True, default="")
+    match_id = models.UUIDField(null=True, blank=True, db_index=True)
+    status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=PLAYING)
+    # Projection of the match's result: [{"entry": id, "placement", "dice_left", "eliminations", ...}]
+    result = models.JSONField(default=list, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="tournaments_table_number")]
+
+    def __str__(self) -> str:
+        return f"{self.round} T{self.number}"
+
+
+class TableSeat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="tournaments_seat_index"),
+            models.UniqueConstraint(fields=["table", "entry"], name="tournaments_seat_entry"),
+        ]
+
+
+class TournamentEvent(models.Model):
+    """Append-only, hash-chained per tournament; written only by `tournaments.services`."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="events")
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=32)
+    payload = models.JSONField(default=dict)
+    actor = models.CharField(max_length=64, blank=True, default="")
+    recorded_at = models.DateTimeField()
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["tournament", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "version"], name="tournaments_event_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}#{self.version} {self.type}"
+
+
+class StandingRow(models.Model):
+    """Projection: the tournament's standings (rebuilt from the events)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standing_rows")
+    position = models.PositiveIntegerField()
+    rank = models.PositiveIntegerField()
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    played = models.PositiveIntegerField(default=0)
+    points = models.FloatField(default=0)
+    values = models.JSONField(default=dict)
+    tiebreak = models.CharField(max_length=32, blank=True, default="")
+    tiebreak_reason = models.CharField(max_length=255, blank=True, default="")
+
+    class Meta:
+        ordering = ["tournament", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "position"], name="tournaments_standing_position")
+        ]
+
+
+class ProjectionCheckpoint(models.Model):
+    """The last global event position a projection has read (`cacho.store.read_all_after`)."""
+
+    name = models.CharField(max_length=64, unique=True)
+    position = models.BigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.position}"
