@@ -28,6 +28,13 @@ if settings.CACHO_TIMERS == "in-process":
 
     TIMERS.start()
 
+if settings.CACHO_DEMO_BOTS:
+    # The demo club's bots play in this process, so that their moves reach the sockets
+    # through this process's channel layer (the in-memory one, embedded).
+    from tournaments.services.demo import start_demo_bots
+
+    start_demo_bots()
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,

@@ -52,6 +52,7 @@ class Config:
     secure_ssl_redirect: bool
     hsts_seconds: int
     log_level: str
+    demo_bots: bool = False
 
     @property
     def production(self) -> bool:
@@ -184,6 +185,7 @@ def load(environ: Mapping[str, str]) -> Config:
         secure_ssl_redirect=_bool(environ, "SECURE_SSL_REDIRECT", production),
         hsts_seconds=_int(environ, "HSTS_SECONDS", 31_536_000 if production else 0),
         log_level=(_get(environ, "LOG_LEVEL") or "INFO").upper(),
+        demo_bots=_bool(environ, "CACHO_DEMO_BOTS", False),
     )
 
 

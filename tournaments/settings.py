@@ -21,6 +21,7 @@ CACHO_MODE = CONFIG.mode  # "embedded" | "services" | "mixed"
 CACHO_DATABASE = CONFIG.database  # "sqlite" | "postgresql"
 CACHO_CHANNEL_LAYER = CONFIG.channel_layer  # "in-memory" | "redis"
 CACHO_TIMERS = CONFIG.timers  # "in-process" | "celery"
+CACHO_DEMO_BOTS = CONFIG.demo_bots  # the serving process plays the demo club's bots
 
 SECRET_KEY = CONFIG.secret_key
 DEBUG = CONFIG.debug

@@ -42,5 +42,5 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
         || echo "==> could not install Chromium: browser tests will be skipped" >&2
 fi
 
-echo "==> $(.venv/bin/python -m tournaments.config)" >&2
+echo "==> $(.venv/bin/python -c "import sys; from tournaments.config import main; sys.exit(main())")" >&2
 exec .venv/bin/python -m pytest "$@"

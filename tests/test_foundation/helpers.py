@@ -24,6 +24,7 @@ BIN = Path(sys.executable).parent
 CONFIG_VARS = (
     "CACHO_ENV",
     "CACHO_DATA_DIR",
+    "CACHO_DEMO_BOTS",
     "SECRET_KEY",
     "DJANGO_SECRET_KEY",
     "DEBUG",
