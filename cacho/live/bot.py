@@ -112,6 +112,8 @@ class Bot:
         return self.report
 
     async def _loop(self, socket: ClientConnection) -> None:
+        me: str | None = None
+        to_act: str | None = None
         async for raw in socket:
             frame = json.loads(raw)
             self.report.frames.append(frame)
@@ -120,6 +122,7 @@ class Bot:
             kind = frame.get("t")
             if kind == "state":
                 self.report.last_state = frame["d"]
+                me = frame["d"]["viewer"]["player"]
                 if frame["d"].get("status") != "live":
                     self.report.finished = True
                     return
@@ -130,8 +133,12 @@ class Bot:
                 if not frame.get("ok"):
                     self.report.refused.append(frame)
                 await socket.send(json.dumps({"t": "state"}))
-            elif "v" in frame and kind not in ("presence", "pong", "error") and self._pending is None:
-                await socket.send(json.dumps({"t": "state"}))
+            elif "v" in frame and kind not in ("presence", "pong", "error"):
+                # The last event of each write says whose turn it is: ask for a state only
+                # then (the legal moves come with it), or when the match may be over.
+                to_act = frame.get("to_act", to_act)
+                if self._pending is None and ("to_act" in frame and (to_act == me or to_act is None)):
+                    await socket.send(json.dumps({"t": "state"}))
 
     async def _maybe_act(self, socket: ClientConnection, match: dict[str, Any]) -> None:
         if self._pending is not None:

@@ -53,14 +53,16 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.channel_layer.group_add(group_name(self.match_id), self.channel_name)
         await self.accept()
         await self._send_state()
-        await self._announce_presence()
+        if connection.seat is not None:
+            await self._announce_presence()
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "connection"):
             return
         await self.channel_layer.group_discard(group_name(self.match_id), self.channel_name)
         await database_sync_to_async(reads.close_connection)(self.channel_name)
-        await self._announce_presence()
+        if self.connection.seat is not None:
+            await self._announce_presence()
 
     # ---------------------------------------------------------------- client frames
 
@@ -100,8 +102,17 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     # ---------------------------------------------------------------- group messages
 
     async def match_events(self, message: dict[str, Any]) -> None:
-        if int(message.get("version", 0)) > self.sent_version:
-            await self._catch_up()
+        version = int(message.get("version", 0))
+        if version <= self.sent_version:
+            return
+        wire = message.get("events") or []
+        if wire and wire[0]["v"] == self.sent_version + 1 and wire[-1]["v"] == version:
+            # Up to date: render the events carried by the notice, no store read.
+            for frame in reads.frames_from_wire(self.connection, wire):
+                await self._send(frame)
+            self.sent_version = version
+            return
+        await self._catch_up()
 
     async def match_presence(self, message: dict[str, Any]) -> None:
         await self._send({"t": "presence", "d": message["presence"]})
@@ -129,6 +140,8 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.sent_version = max(self.sent_version, version)
 
     async def _announce_presence(self) -> None:
+        """Players coming and going are announced; a spectator is only counted (announcing
+        each of 500 spectators to the 499 others would flood the channel layer)."""
         presence = await database_sync_to_async(reads.presence)(self.match_id)
         await self.channel_layer.group_send(
             group_name(self.match_id), {"type": "match.presence", "presence": presence}

@@ -12,12 +12,12 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from cacho.engine.errors import RuleError
-from cacho.engine.games import game_for
+from cacho.engine.games import Game, game_for
 from cacho.engine.viewer import Viewer
 from cacho.live.models import LiveConnection
 from cacho.models import Match, Seat
 from cacho.services import matches
-from cacho.services.presentation import event_json, match_json
+from cacho.services.presentation import event_json, frame_from_wire, match_json
 from cacho.store import read_stream
 
 # Further behind than this, a client gets a full state instead of the events it missed.
@@ -30,6 +30,9 @@ class Connection:
     viewer: Viewer
     seat: str | None
     user_id: int | None
+    game: Game
+    # The state when the socket opened: what `view_event` needs of it (the seats) never changes.
+    seating: Any
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,8 @@ def open_connection(match_id: str, user: Any, channel_name: str) -> Connection |
     LiveConnection.objects.update_or_create(
         channel_name=channel_name, defaults={"match": match, "seat_name": seat or "", "user_id": user_id}
     )
-    return Connection(str(match.pk), viewer, seat, user_id)
+    game = game_for(match.ruleset)
+    return Connection(str(match.pk), viewer, seat, user_id, game, matches.load_state(match, game))
 
 
 def close_connection(channel_name: str) -> None:
@@ -114,6 +118,11 @@ def frames_after(
     state = matches.load_state(match, game)
     events = read_stream(match.pk, after=after)
     return [event_json(event, game, state, connection.viewer) for event in events], events[-1].version
+
+
+def frames_from_wire(connection: Connection, wire: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events of a notice as this viewer may see them (pure: no database)."""
+    return [frame_from_wire(item, connection.game, connection.seating, connection.viewer) for item in wire]
 
 
 def submit_command(

@@ -30,6 +30,7 @@ from cacho import fairness
 from cacho.engine.errors import RecordFormatError, RuleError
 from cacho.engine.games import DiceNeeded, Game, game_for
 from cacho.models import DiceSeed, Event, Match, Seat
+from cacho.services import presentation
 from cacho.services.dispatch import DISPATCH
 from cacho.store import NewEvent, StaleStream, append, canonical_json, read_stream
 
@@ -239,6 +240,9 @@ class _Batch:
                 self.pending[-1].metadata["deadline"] = deadline
         else:
             deadline = game.deadline(state, None, match.turn_seconds) or match.deadline_ms
+        if self.pending:
+            # Public: lets every client (and bot) know whose turn it is without a state.
+            self.pending[-1].metadata["to_act"] = game.to_act(state)
         recorded_at = dt.datetime.fromtimestamp(self.at / 1000, tz=dt.UTC)
         match.turn_key = key
         match.deadline_ms = deadline if key else None
@@ -250,8 +254,9 @@ class _Batch:
         rows = append(match, self.pending, recorded_at, fields)
         match_id, version, last_at = match.pk, match.version, recorded_at
         deadline_ms, turn_key, row = match.deadline_ms, match.turn_key, copy.copy(match)
+        wire = [presentation.wire_event(event) for event in rows]
         transaction.on_commit(
-            lambda: after_commit(match_id, version, state, game, last_at, deadline_ms, turn_key, row)
+            lambda: after_commit(match_id, version, state, game, last_at, deadline_ms, turn_key, row, wire)
         )
         return rows
 
@@ -268,6 +273,7 @@ def after_commit(
     deadline_ms: int | None,
     turn_key: str,
     row: Match | None = None,
+    wire: list[dict[str, Any]] | None = None,
 ) -> None:
     """Side effects of a committed append. None may undo it: failures are logged."""
     from cacho import tasks
@@ -279,7 +285,7 @@ def after_commit(
         DISPATCH.call(lambda: _project(match_id, version, state, game, last_event_at))
     else:  # SQLite allows one writer: no second writing thread in embedded mode
         _project(match_id, version, state, game, last_event_at, close=False)
-    publish(match_id, version)
+    publish(match_id, version, wire)
     if deadline_ms is not None and turn_key:
         # If it is lost anyway (a dying process), the periodic sweep is the safety net.
         if getattr(settings, "CACHO_TIMERS", "in-process") == "celery":
@@ -310,13 +316,16 @@ def group_name(match_id: Any) -> str:
     return f"match-{match_id}"
 
 
-def publish(match_id: Any, version: int) -> None:
-    """A small notice to the match's group (sent from the dispatch loop, not waited for);
-    consumers read the events themselves."""
+def publish(match_id: Any, version: int, wire: list[dict[str, Any]] | None = None) -> None:
+    """A notice to the match's group (sent from the dispatch loop, not waited for) carrying
+    the new events' public wire form: a consumer that is up to date renders them for its
+    viewer without reading the store; any other reads the store (the truth) instead."""
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "match.events", "version": version}
+    message: dict[str, Any] = {"type": "match.events", "version": version}
+    if wire:
+        message["events"] = wire
     if getattr(settings, "CACHO_CHANNEL_LAYER", "in-memory") == "redis":
         DISPATCH.send(lambda: layer.group_send(group_name(match_id), message))
         return
@@ -481,22 +490,33 @@ def create_match(
     if first_seat is None:
         first_seat = fairness.draw_index(len(seats)) if seats else 0
     first_events = game.start(ruleset, options, list(seats), first_seat, turn_seconds)
+    fields = {"turn_seconds": turn_seconds, "created_by": created_by, "tournament_ref": tournament_ref}
+    return _store_new_match(game, ruleset, options, list(seats), first_events, SERVER, fields, settle=True)
+
+
+def _store_new_match(
+    game: Game,
+    ruleset: str,
+    options: Mapping[str, Any],
+    seats: Sequence[str],
+    events: Sequence[Any],
+    actor: str,
+    fields: Mapping[str, Any],
+    *,
+    settle: bool,
+) -> Match:
+    """The match row, its seats and its first events, in one transaction."""
     at = now_ms()
     with transaction.atomic():
         match = Match.objects.create(
-            game=game.name,
-            ruleset=ruleset,
-            options=options,
-            options_hash=options_hash(options),
-            turn_seconds=turn_seconds,
-            created_by=created_by,
-            tournament_ref=tournament_ref,
+            game=game.name, ruleset=ruleset, options=options, options_hash=options_hash(options), **fields
         )
         Seat.objects.bulk_create(Seat(match=match, index=i, name=name) for i, name in enumerate(seats))
-        batch = _Batch(match, game, game.initial_state(first_events[0]), at, SERVER, None)
-        batch.add(first_events[:1], SERVER, opening=True)
-        batch.add(first_events[1:], SERVER)
-        batch.settle()
+        batch = _Batch(match, game, game.initial_state(events[0]), at, actor, None)
+        batch.add(events[:1], actor, opening=True)
+        batch.add(events[1:], actor)
+        if settle:
+            batch.settle()
         batch.commit()
     return match
 
@@ -524,23 +544,9 @@ def import_record(record: Any, created_by: Any = None, actor: str = "import") ->
     events = game.record_events(record)
     state = game.replay(events)
     seats = _seat_names(game, state)
-    at = now_ms()
     options = record.get("options", {})
-    with transaction.atomic():
-        match = Match.objects.create(
-            game=game.name,
-            ruleset=ruleset,
-            options=options,
-            options_hash=options_hash(options),
-            imported=True,
-            created_by=created_by,
-        )
-        Seat.objects.bulk_create(Seat(match=match, index=i, name=name) for i, name in enumerate(seats))
-        batch = _Batch(match, game, game.initial_state(events[0]), at, actor, None)
-        batch.add(events[:1], actor, opening=True)
-        batch.add(events[1:], actor)
-        batch.commit()
-    return match
+    fields = {"imported": True, "created_by": created_by}
+    return _store_new_match(game, ruleset, options, seats, events, actor, fields, settle=False)
 
 
 def _seat_names(game: Game, state: Any) -> list[str]:

@@ -57,14 +57,41 @@ def fairness_json(metadata: dict[str, Any]) -> dict[str, Any] | None:
     return out or None
 
 
-def event_json(event: Event, game: Game, state: Any, viewer: Viewer) -> dict[str, Any]:
-    """`{"v", "t", "d", ...}`: one stored event as `viewer` may receive it."""
-    engine_event = game.event_from_dict({"type": event.type, **event.payload})
+def wire_event(event: Event) -> dict[str, Any]:
+    """A stored event reduced to what may travel to any process: its payload (cut per viewer
+    before it reaches a client) and the public part of its metadata. Never a secret seed."""
+    public = {key: event.metadata[key] for key in ("deadline", "to_act") if key in event.metadata}
+    fairness = fairness_json(event.metadata)
+    if fairness is not None:
+        public["fairness"] = fairness
     return {
         "v": event.version,
         "t": event.type,
-        "d": game.view_event(engine_event, state, viewer),
+        "payload": event.payload,
+        "public": public,
         "at": micros(event.recorded_at) // 1000,
         "hash": event.hash,
-        "fairness": fairness_json(event.metadata),
     }
+
+
+def frame_from_wire(wire: dict[str, Any], game: Game, state: Any, viewer: Viewer) -> dict[str, Any]:
+    """`{"v", "t", "d", ...}`: one event as `viewer` may receive it (`d` from the game's view_event)."""
+    engine_event = game.event_from_dict({"type": wire["t"], **wire["payload"]})
+    public = wire["public"]
+    frame: dict[str, Any] = {
+        "v": wire["v"],
+        "t": wire["t"],
+        "d": game.view_event(engine_event, state, viewer),
+        "at": wire["at"],
+        "hash": wire["hash"],
+        "fairness": public.get("fairness"),
+    }
+    for key in ("to_act", "deadline"):
+        if key in public:
+            frame[key] = public[key]
+    return frame
+
+
+def event_json(event: Event, game: Game, state: Any, viewer: Viewer) -> dict[str, Any]:
+    """One stored event as `viewer` may receive it."""
+    return frame_from_wire(wire_event(event), game, state, viewer)
