@@ -22,6 +22,11 @@ def services() -> None:
 
 @pytest.fixture
 def env(services: None, tmp_path: Path, transactional_db: None) -> dict[str, str]:
+    # Earlier tests leave turn-timer tasks in the broker (no worker ran them); a worker
+    # started here would first work through all of them, late. Start from an empty Redis db.
+    import redis
+
+    redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
     return services_env(tmp_path)
 
 

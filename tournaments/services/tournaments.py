@@ -426,19 +426,7 @@ def _start_stage(tournament: Tournament, stage: Stage, entrants: list[str]) -> N
     except CompetitionError as exc:
         raise _competition(exc) from exc
     stage.save(update_fields=["entrants", "status", "plan"])
-    log.record(
-        tournament,
-        log.STAGE_STARTED,
-        {
-            "stage": stage.number,
-            "name": stage.name,
-            "format": stage.format,
-            "params": stage.params,
-            "entrants": entrants,
-            "plan": stage.plan,
-        },
-        "system",
-    )
+    _record_stage_started(tournament, stage, entrants)
     planned = formats.next_round(stage_input(tournament, stage))
     if planned is None:
         raise TournamentError("stage-empty", _("This stage has no round to play."))
@@ -632,19 +620,7 @@ def advance(tournament_id: int) -> int | None:
             stage.entrants, stage.status = entrants, Stage.RUNNING
             stage.plan = formats.start_plan(stage_input(tournament, stage))
             stage.save(update_fields=["entrants", "status", "plan"])
-            log.record(
-                tournament,
-                log.STAGE_STARTED,
-                {
-                    "stage": stage.number,
-                    "name": stage.name,
-                    "format": stage.format,
-                    "params": stage.params,
-                    "entrants": entrants,
-                    "plan": stage.plan,
-                },
-                "system",
-            )
+            _record_stage_started(tournament, stage, entrants)
 
 
 def _finish_tournament(tournament: Tournament, ranking: list[list[str]]) -> None:
@@ -659,3 +635,15 @@ def _finish_tournament(tournament: Tournament, ranking: list[list[str]]) -> None
         {"ranking": [e for group in ranking for e in group], "standings": standings.ranking()},
         "system",
     )
+
+
+def _record_stage_started(tournament: Tournament, stage: Stage, entrants: Any) -> None:
+    payload = {
+        "stage": stage.number,
+        "name": stage.name,
+        "format": stage.format,
+        "params": stage.params,
+        "entrants": entrants,
+        "plan": stage.plan,
+    }
+    log.record(tournament, log.STAGE_STARTED, payload, "system")
