@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 import sys
 import time
-from collections.abc import Callable
 from functools import reduce
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import best_of
 from cacho.engine.bidding import RULESETS, Event, decide, evolve, initial_state, replay, start_match
 from cacho.engine.bidding.bots import random_command
 from cacho.engine.bidding.commands import Command
@@ -41,15 +41,6 @@ def random_game(ruleset: str, seed: int, raise_weight: int = 2) -> tuple[list[Co
             state = evolve(state, event)
         events.extend(new)
     return commands, events
-
-
-def best_of(repeats: int, action: Callable[[], Any]) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        action()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def throughput(games: list[tuple[list[Command], list[Event]]]) -> tuple[int, float]:

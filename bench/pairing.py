@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import random
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import best_of
 from tournaments.competition.entries import Entry
 from tournaments.competition.standings import (
     BIDDING_STANDINGS,
@@ -33,15 +31,6 @@ ENTRIES = 1000
 TABLE = 6
 ROUNDS = 8
 TARGET = 1.0
-
-
-def best_of(repeats: int, action: Callable[[], Any]) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        action()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def play_table(
