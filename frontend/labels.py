@@ -1,5 +1,5 @@
-"""Translated labels handed to the ES modules (`{{ labels|json_script:"labels" }}`), and the
-plain-language explanation of each ruleset option for the organiser console."""
+"""Translated labels handed to the ES modules (`{{ labels|json_script:"labels" }}`). The ruleset
+options and stage formats, with their explanations, come from `tournaments.catalogue`."""
 
 from __future__ import annotations
 
@@ -7,6 +7,20 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
+
+from tournaments import catalogue
+from tournaments.models import Entry, Membership, Round, Stage, Table, Tournament
+
+
+def _statuses() -> dict[str, str]:
+    """Every status code a page shows (tournament, stage, round, table, entry, match)."""
+    names: dict[str, str] = {}
+    for model in (Tournament, Stage, Round, Table, Entry):
+        for code, name in model.STATUS_CHOICES:
+            names.setdefault(code, str(name))
+    names["registration"] = pgettext("tournament status", "registration open")
+    names["live"] = _("live")
+    return names
 
 
 def labels() -> dict[str, Any]:
@@ -43,6 +57,11 @@ def labels() -> dict[str, Any]:
         "abandon": _("Abandon"),
         "abandon_confirm": _("Leave this match for good?"),
         "reveal": _("Reveal"),
+        "players": _("Players"),
+        "skip": _("Skip"),
+        "bid_was": _("The bid"),
+        "counting": _("Counted:"),
+        "aces_wild": _("Aces (ones) are wild and count too"),
         "count_was": _("There were %(count)s × %(face)s (bid: %(q)s × %(face)s)."),
         "result": _("Result"),
         "lost_die": _("%(name)s loses %(n)s die"),
@@ -129,70 +148,50 @@ def labels() -> dict[str, Any]:
         "created": _("Tournament created."),
         "imported": _("Imported: nothing refused. Open the match"),
         "refused": _("Refused, nothing was saved"),
-    }
-
-
-def option_catalogue() -> dict[str, Any]:
-    """Rulesets, their options with allowed values and defaults, and what each one means."""
-    from cacho.engine.bidding.rules import OPTIONS
-
-    explain = {
-        "raise_rule": _(
-            "standard: a raise may change the face freely; strict: each raise must raise the quantity."
+        "statuses": _statuses(),
+        "roles": {code: str(name) for code, name in Membership.ROLE_CHOICES},
+        "rulesets": catalogue.ruleset_names(),
+        "criteria": catalogue.criteria_names(),
+        "formats": {f["format"]: f["name"] for f in catalogue.formats()},
+        "ruleset": _("Ruleset"),
+        "format": _("Format"),
+        "turn_time": _("Turn time"),
+        "played": pgettext("standings column", "Played"),
+        "points": pgettext("standings column", "Points"),
+        "tiebreak": _("Tiebreak"),
+        "print": _("Print"),
+        "manage": _("Manage %(name)s"),
+        "no_clubs": _(
+            "You own or organise no club yet: create one, or ask a club's owner to make you an organiser."
         ),
-        "calza_only_if_lost_dice": _("Only a player who has lost at least one die may call calza."),
-        "calza_out_of_turn": _("Calza may be called by anyone, not only the player on turn."),
-        "palifico_wild_pacos": _("In a palifico round aces stay wild."),
-        "loser_chooses_direction": _("Whoever starts a round after losing chooses the direction of play."),
-        "palifico_once_per_player": _("Each player gets at most one palifico round."),
-        "no_palifico_or_calza_with_two_players": _(
-            "With two players left there is no palifico and no calza."
-        ),
-        "no_calza_in_palifico": _("No calza during a palifico round."),
-        "palifico_one_die_players_may_change_face": _(
-            "In palifico, players who hold one die may change the face."
-        ),
-        "obligado_first_round_only": _("The obligado (dice unseen) applies only in the first round."),
-        "aces_need_natural": _("A bid on aces needs a natural ace among the player's dice."),
-        "opening_aces_free_conversion": _("Right after an opening on aces the conversion is free."),
-        "paso_aces_wild": _("A paso hand counts aces as wild."),
-        "calzo_after_paso": _("Calza is allowed right after a paso."),
-        "bidding_rule": _(
-            "reset-face: a higher face may keep the quantity; reset-quantity: a higher quantity may "
-            "take any face; strict: both must not go down."
-        ),
-        "dormida_on_full_reroll": _(
-            "Five of a kind from re-rolling all five dice is a dormida (an instant win)."
-        ),
-        "turn_exempt_if_made_hand": _(
-            "Turning a die is optional when the second throw shows a straight, full, póker or grande."
-        ),
-    }
-    rulesets: dict[str, Any] = {}
-    for ruleset, specs in OPTIONS.items():
-        rulesets[ruleset] = {
-            name: {"values": list(values), "default": default, "help": explain.get(name, "")}
-            for name, (values, default) in specs.items()
-        }
-    rulesets["alalay"] = {
-        "dormida_on_full_reroll": {
-            "values": [False, True],
-            "default": True,
-            "help": explain["dormida_on_full_reroll"],
-        },
-        "turn_exempt_if_made_hand": {
-            "values": [False, True],
-            "default": False,
-            "help": explain["turn_exempt_if_made_hand"],
+        "stage_n": _("Stage %(n)s"),
+        "stage_name": _("Stage name"),
+        "remove_stage": _("Remove this stage"),
+        "move_up": _("Move up"),
+        "move_down": _("Move down"),
+        "advance": _("Who goes on to the next stage"),
+        "advance_per_group": _("The best of each group"),
+        "advance_overall": _("The best overall"),
+        "per_group": _("Places per group"),
+        "wildcards": _("Wildcards (best of the next place)"),
+        "overall": _("How many go on"),
+        "last_stage": _("The last stage ranks the tournament."),
+        "groups_stage": pgettext("stage name", "Groups"),
+        "playoffs_stage": pgettext("stage name", "Playoffs"),
+        "checkin_until": _("Check-in until %(when)s"),
+        "event_types": {
+            "match_started": _("The match starts"),
+            "round_started": _("A round starts"),
+            "bid_made": _("Bid"),
+            "paso_announced": _("Paso"),
+            "salpicon_announced": _("Salpicón"),
+            "round_resolved": _("Reveal"),
+            "player_abandoned": _("A player leaves"),
+            "dice_thrown": _("Throw"),
+            "dice_rerolled": _("Re-roll"),
+            "die_turned": _("A die turned"),
+            "box_scored": _("Box scored"),
+            "box_scratched": _("Box scratched"),
+            "match_ended": _("The match ends"),
         },
     }
-    formats = {
-        "swiss": _("Swiss: several rounds, players with similar scores meet."),
-        "round_robin": _("Round robin: everyone plays everyone in their group."),
-        "table_elimination": _("Table elimination: the best of each table go on."),
-        "single_elimination": _("Single elimination bracket."),
-        "double_elimination": _("Double elimination bracket (a second chance)."),
-        "final_table": _("One final table."),
-        "alalay_event": _("Alalay event: qualifying rounds, then a final table."),
-    }
-    return {"rulesets": rulesets, "formats": formats}

@@ -14,7 +14,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from frontend.labels import labels, option_catalogue
+from frontend.labels import labels
+from tournaments import catalogue
 
 
 def _page(request: HttpRequest, template: str, **context: Any) -> HttpResponse:
@@ -56,7 +57,8 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required(login_url="frontend:login")
 def organise(request: HttpRequest) -> HttpResponse:
-    return _page(request, "organise.html", catalogue=option_catalogue())
+    """The rulesets and their options come from `GET /api/rulesets`; the stage formats with it."""
+    return _page(request, "organise.html", formats=catalogue.formats())
 
 
 @login_required(login_url="frontend:login")
@@ -64,17 +66,30 @@ def scorekeeper(request: HttpRequest) -> HttpResponse:
     names = labels()["boxes"]
     boxes = [(box, names[box]) for box in ("ones", "twos", "threes", "fours", "fives", "sixes")]
     boxes += [(box, names[box]) for box in ("straight", "full", "four")] + [("grande", names["grande_1"])]
-    return _page(request, "scorekeeper.html", boxes=boxes)
+    names = catalogue.ruleset_names()
+    rulesets = [
+        (code, names[code]) for code in ("alalay", "dudo", "cacho-chileno", "cacho-online", "liars-dice")
+    ]
+    return _page(request, "scorekeeper.html", boxes=boxes, rulesets=rulesets)
 
 
 @login_required(login_url="frontend:login")
 def profile(request: HttpRequest) -> HttpResponse:
-    """Links only (no match state): the API has no "my matches" / "my clubs" endpoint yet."""
+    """Links only (no match state). The clubs are also served by `GET /api/me/memberships`."""
     from cacho.models import Seat
     from tournaments.models import Membership
 
     seats = Seat.objects.filter(user=request.user).select_related("match").order_by("-match__created_at")[:50]
-    mine = [{"id": str(s.match_id), "ruleset": s.match.ruleset, "status": s.match.status} for s in seats]
+    names = catalogue.ruleset_names()
+    mine = [
+        {
+            "id": str(s.match_id),
+            "ruleset": s.match.ruleset,
+            "ruleset_name": names.get(s.match.ruleset, s.match.ruleset),
+            "status": s.match.status,
+        }
+        for s in seats
+    ]
     mine.sort(key=lambda m: m["status"] == "finished")  # live ones first
     clubs = Membership.objects.filter(user=request.user).select_related("club").order_by("club__name")
     return _page(request, "profile.html", my_matches=mine, memberships=clubs)

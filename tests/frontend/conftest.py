@@ -26,6 +26,7 @@ ARGS = [
 ]
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One Chromium per test module. Playwright's sync API runs an event loop in the test

@@ -24,13 +24,15 @@ def test_an_organiser_creates_a_tournament_and_starts_it(open_page: Any) -> None
         session_cookie(name)
         ids.append(users.get(username=name).pk)
     page = open_page("/organise/", "olga")
+    page.wait_for_selector("#create[data-ready]")
     page.wait_for_selector(f'#c-club option[value="{club.pk}"]', state="attached")
     page.fill("#c-name", "Copa de prueba")
     page.select_option("#c-ruleset", "dudo")
     assert page.locator("#c-options .option").count() >= 5  # every option explained
     assert "palifico" in page.inner_text("#c-options").lower()
-    page.select_option("#c-format", "swiss")
-    page.fill("#c-params", json.dumps({"rounds": 1, "table_size": 2}))
+    page.select_option("#s-0-format", "swiss")
+    page.fill("#s-0-rounds", "1")
+    page.fill("#s-0-table_size", "2")
     page.fill("#c-turn", "45")
     shot(page, "organiser-create")
     page.click("#c-submit")
@@ -92,3 +94,50 @@ def test_the_spanish_ui(open_page: Any) -> None:
     assert "Balas" in page.inner_text("#t-box")
     assert "Anotador" in page.inner_text("h1")
     shot(page, "spanish-scorekeeper")
+
+
+def test_an_organiser_builds_groups_then_playoffs_with_a_check_in(open_page: Any) -> None:
+    from tournaments.models import Entry, Tournament
+
+    session_cookie("oscar")
+    users = get_user_model().objects
+    services.create_club("Club de fases", "fases", users.get(username="oscar"))
+    page = open_page("/organise/", "oscar", locale="es")
+    page.wait_for_selector("#create[data-ready]")
+    page.wait_for_selector("#c-club option", state="attached")
+    # Spanish titles and help for the options, from GET /api/rulesets
+    assert "palifico" in page.inner_text("#c-options").lower()
+    assert "Calza fuera de turno" in page.inner_text("#c-options")
+    page.fill("#c-name", "Copa por fases")
+    page.click("#preset-groups-playoffs")
+    assert page.locator("#stage-list .stage").count() == 2
+    assert page.input_value("#s-0-format") == "round_robin"
+    assert page.input_value("#s-1-format") == "single_elimination"
+    page.fill("#s-0-groups", "2")
+    page.fill("#s-0-per_group", "1")
+    page.fill("#s-0-wildcards", "2")
+    page.click("#add-stage")
+    assert page.locator("#stage-list .stage").count() == 3
+    page.click("#s-2-remove")
+    assert page.locator("#stage-list .stage").count() == 2
+    page.fill("#c-checkin", "2099-01-01T20:00")
+    shot(page, "organiser-stages")
+    page.click("#c-submit")
+    page.wait_for_selector("#manage:not([hidden])")
+    page.wait_for_selector("#m-stages li[data-stage='2']")
+    tournament = Tournament.objects.get(name="Copa por fases")
+    plan = tournament.stage_plan
+    assert [s["format"] for s in plan] == ["round_robin", "single_elimination"]
+    assert plan[0]["params"]["groups"] == 2
+    assert plan[0]["params"]["advance"] == {"per_group": 1, "wildcards": 2}
+    assert "advance" not in plan[1]["params"]
+    assert tournament.checkin_deadline is not None and tournament.checkin_deadline.year == 2099
+    # register and check in from the console
+    page.fill("#e-name", "Pepa")
+    page.click("#e-submit")
+    page.wait_for_selector('#m-entries tr:has-text("Pepa") button')
+    entry = Entry.objects.get(tournament=tournament, name="Pepa")
+    page.click(f"#check-in-{entry.pk}")
+    page.wait_for_selector(f'#m-entries tr[data-entry="{entry.pk}"][data-status="checked_in"]')
+    assert "registrado" not in page.inner_text(f'#m-entries tr[data-entry="{entry.pk}"]')
+    shot(page, "organiser-stages-created")

@@ -155,3 +155,33 @@ class StartInput(serializers.Serializer):
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
+
+
+class RulesetOptionSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    label = serializers.CharField(help_text="A short title, in the request's language.")
+    type = serializers.ChoiceField(choices=["boolean", "choice"])
+    values = serializers.ListField(child=serializers.JSONField(), help_text="The allowed values.")
+    value_labels = serializers.DictField(
+        child=serializers.CharField(), help_text="Names of enumerated values, by value."
+    )
+    default = serializers.JSONField()
+    help = serializers.CharField(help_text="What the option means, in plain language.")
+
+
+class RulesetSerializer(serializers.Serializer):
+    ruleset = serializers.CharField(help_text="The code to send as a tournament's `ruleset`.")
+    game = serializers.ChoiceField(choices=["dudo", "alalay"])
+    name = serializers.CharField()
+    description = serializers.CharField()
+    options = RulesetOptionSerializer(many=True)
+
+
+class MyMembershipSerializer(serializers.Serializer):
+    club = ClubSerializer()
+    roles = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Every role the user holds in the club: owner, organiser, referee, scorekeeper, player.",
+    )
+    role_names = serializers.ListField(child=serializers.CharField(), help_text="The roles, translated.")
+    manages = serializers.BooleanField(help_text="Owner or organiser: may create and run tournaments.")

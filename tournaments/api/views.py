@@ -19,10 +19,11 @@ from rest_framework import exceptions, mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from tournaments import exports, services
+from tournaments import catalogue, exports, services
 from tournaments.api import serializers as s
-from tournaments.models import Club, Entry, Tournament
+from tournaments.models import Club, Entry, Membership, Tournament
 
 ERRORS = {
     400: OpenApiResponse(s.ErrorSerializer, description="Bad input: {code, message}"),
@@ -225,4 +226,62 @@ class EntryViewSet(Base, mixins.RetrieveModelMixin):
         return Response(s.EntrySerializer(services.withdraw(self._object_id(), request.user)).data)
 
 
-__all__ = ["ClubViewSet", "EntryViewSet", "TournamentViewSet"]
+class RulesetsView(APIView):
+    """The options catalogue: public, translated into the request's language."""
+
+    permission_classes = [permissions.AllowAny]
+
+    def get_exception_handler(self) -> Any:
+        return exception_handler
+
+    @extend_schema(
+        operation_id="rulesets_list",
+        responses={200: s.RulesetSerializer(many=True)},
+        description=(
+            "Every ruleset with its game and its options: allowed values, default, a title and "
+            "a plain-language explanation in the request's language (`Accept-Language`, or the "
+            "language cookie). Send the option names and values as a tournament's `options`."
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        return Response(s.RulesetSerializer(catalogue.rulesets(), many=True).data)
+
+
+class MyMembershipsView(APIView):
+    """The clubs the logged-in user belongs to, with every role they hold there."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    def get_exception_handler(self) -> Any:
+        return exception_handler
+
+    @extend_schema(
+        operation_id="me_memberships_list",
+        responses={200: s.MyMembershipSerializer(many=True), 401: ERRORS[403], 403: ERRORS[403]},
+        description="The clubs you belong to (by club name), each with your roles in it.",
+    )
+    def get(self, request: Request) -> Response:
+        rows = (
+            Membership.objects.filter(user=request.user).select_related("club").order_by("club__name", "club")
+        )
+        names = dict(Membership.ROLE_CHOICES)
+        order = [r for r, _label in Membership.ROLE_CHOICES]
+        clubs: dict[int, dict[str, Any]] = {}
+        for row in rows:
+            item = clubs.setdefault(row.club_id, {"club": row.club, "roles": []})
+            item["roles"].append(row.role)
+        result = []
+        for item in clubs.values():
+            roles = sorted(item["roles"], key=order.index)
+            result.append(
+                {
+                    "club": item["club"],
+                    "roles": roles,
+                    "role_names": [str(names[r]) for r in roles],
+                    "manages": any(r in Membership.MANAGERS for r in roles),
+                }
+            )
+        return Response(s.MyMembershipSerializer(result, many=True).data)
+
+
+__all__ = ["ClubViewSet", "EntryViewSet", "MyMembershipsView", "RulesetsView", "TournamentViewSet"]

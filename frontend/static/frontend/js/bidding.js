@@ -14,7 +14,7 @@ function playersView(match, ui) {
   const s = match.state;
   const me = match.viewer.player;
   const round = s.round;
-  const list = h("ul", { class: "players", "aria-label": L.dice_count && "players" });
+  const list = h("ul", { class: "players", "aria-label": L.players });
   for (const p of s.players) {
     const onTurn = round && round.to_act === p.name && s.phase !== "over";
     const li = h("li", { class: `player${onTurn ? " on-turn" : ""}${p.out ? " out" : ""}`, "data-player": p.name });
@@ -115,32 +115,6 @@ function controls(match, ui) {
   return box;
 }
 
-export function revealView(last) {
-  if (!last) return null;
-  const box = h("section", { class: "reveal", id: "reveal", "aria-label": L.reveal }, h("h2", {}, L.reveal));
-  const kind = (L.result_kind && L.result_kind[last.result]) || last.result;
-  box.append(h("p", { class: "result" }, kind, last.caller ? ` — ${last.caller}` : "",
-    last.target && last.target !== last.caller ? ` → ${last.target}` : ""));
-  if (last.bid && last.count !== null && last.count !== undefined) {
-    box.append(h("p", { class: "count", id: "reveal-count" },
-      fmt(L.count_was, { count: last.count, face: last.bid[1], q: last.bid[0] })));
-  }
-  const hands = h("ul", { class: "hands" });
-  for (const [name, hand] of Object.entries(last.revealed || {})) {
-    hands.append(h("li", { "data-revealed": name }, h("span", { class: "name" }, name),
-      h("span", { class: "dice-row" }, hand.map((f) => die(f, { size: 30, owner: `revealed:${name}` })))));
-  }
-  box.append(hands);
-  const changes = h("ul", { class: "changes" });
-  for (const [name, delta] of Object.entries(last.dice_change || {})) {
-    if (!delta) continue;
-    changes.append(h("li", {}, fmt(delta < 0 ? L.lost_die : L.gained_die, { name, n: Math.abs(delta) })));
-  }
-  for (const name of last.eliminated || []) changes.append(h("li", {}, fmt(L.eliminated, { name })));
-  box.append(changes);
-  return box;
-}
-
 export function renderBidding(root, match, ui) {
   const s = match.state;
   root.replaceChildren();
@@ -155,7 +129,7 @@ export function renderBidding(root, match, ui) {
   if (ctl) side.append(ctl);
   board.append(side);
   root.append(board);
-  root.append(h("div", { class: "lower" }, history(match), revealView(s.last_round)));
+  root.append(h("div", { class: "lower" }, history(match)));
 }
 
 export function bannerText(match) {
@@ -170,24 +144,11 @@ export function turnOf(match) {
   return s.round.to_act;
 }
 
-export function announceEvent(frame, match) {
+/** What the aria-live region says for an event (a resolution is announced by the reveal). */
+export function announceEvent(frame) {
   const d = frame.d;
-  if (frame.t === "round_resolved") {
-    const parts = [(L.result_kind && L.result_kind[d.result]) || d.result];
-    if (d.count !== null && d.count !== undefined && d.face) {
-      parts.push(fmt(L.count_was, { count: d.count, face: d.face, q: d.quantity }));
-    }
-    for (const [name, delta] of pairs(d.dice_change)) {
-      if (delta) parts.push(fmt(delta < 0 ? L.lost_die : L.gained_die, { name, n: Math.abs(delta) }));
-    }
-    if (d.winner) parts.push(fmt(L.winner, { name: d.winner }));
-    return parts.join(" ");
-  }
   if (frame.t === "bid_made") return `${d.player} ${L.act.bid} ${d.quantity} × ${d.face}`;
   if (frame.t === "player_abandoned" && d.winner) return fmt(L.winner, { name: d.winner });
   return "";
 }
 
-function pairs(value) {
-  return Array.isArray(value) ? value : Object.entries(value || {});
-}

@@ -21,7 +21,8 @@ async function clubPage(section) {
   const list = document.getElementById("tournaments");
   list.replaceChildren(...(rows.length ? rows.map((t) => h("li", { "data-tournament": t.id },
     h("a", { href: `/tournaments/${t.id}/` }, t.name),
-    h("div", { class: "help" }, `${t.ruleset} · ${t.status}`))) : [h("li", {}, L.none)]));
+    h("div", { class: "help" },
+      `${(L.rulesets || {})[t.ruleset] || t.ruleset} · ${(L.statuses || {})[t.status] || t.status}`))) : [h("li", {}, L.none)]));
 }
 
 const section = document.getElementById("club");

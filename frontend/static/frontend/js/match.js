@@ -4,6 +4,7 @@ import { L, api, fmt, h } from "./api.js";
 import { MatchSocket } from "./live.js";
 import { announceEvent, bannerText, renderBidding, turnOf } from "./bidding.js";
 import { alalayAnnounce, alalayTurnOf, noteScored, renderAlalay } from "./alalay.js";
+import { RevealStage, fromEvent } from "./reveal.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -13,6 +14,10 @@ const announce = document.getElementById("announce");
 const banner = document.getElementById("banner");
 const errorBox = document.getElementById("error");
 const conn = document.getElementById("conn");
+const revealAnnounce = document.getElementById("reveal-announce");
+const reveal = new RevealStage(document.getElementById("reveal-stage"), {
+  announce(text) { revealAnnounce.textContent = text; },
+});
 
 let match = null;
 let lastTurnAnnounced = null;
@@ -35,12 +40,16 @@ function say(text) {
 
 function render() {
   if (!match) return;
-  document.getElementById("ruleset").textContent = match.ruleset;
+  document.getElementById("ruleset").textContent = (L.rulesets || {})[match.ruleset] || match.ruleset;
   root.dataset.viewer = match.viewer.kind;
   root.dataset.version = match.version;
   root.dataset.status = match.status;
-  if (isAlalay(match)) renderAlalay(table, match, ui);
-  else renderBidding(table, match, ui);
+  if (isAlalay(match)) {
+    renderAlalay(table, match, ui);
+  } else {
+    renderBidding(table, match, ui);
+    reveal.sync(match.state.last_round, { ...match.state, ruleset: match.ruleset });
+  }
   const text = isAlalay(match) ? "" : bannerText(match);
   banner.hidden = !text;
   banner.textContent = text;
@@ -54,7 +63,7 @@ function render() {
     if (who === me) say(L.your_turn);
   }
   const winner = isAlalay(match) ? null : match.state.winner;
-  if (winner) say(fmt(L.winner, { name: winner }));
+  if (winner && !reveal.finish) say(fmt(L.winner, { name: winner })); // else the reveal says it last
   tick();
 }
 
@@ -97,8 +106,13 @@ const socket = new MatchSocket(matchId, {
     if (match && isAlalay(match)) {
       noteScored(ui.scored, frame);
       say(alalayAnnounce(frame));
+    } else if (frame.t === "round_resolved") {
+      // the round being resolved is still the one in `match` (its state comes after the event)
+      const round = match && match.state.round;
+      reveal.play(fromEvent(frame.d), { ruleset: match && match.ruleset, options: match && match.state.options,
+        mode: round ? round.mode : "normal" });
     } else {
-      say(announceEvent(frame, match));
+      say(announceEvent(frame));
     }
   },
   ack(frame) {

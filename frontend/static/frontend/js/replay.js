@@ -33,7 +33,7 @@ function describe(frame) {
 
 function detail(frame) {
   const d = frame.d;
-  const box = h("article", { class: "reveal", "data-step": frame.v }, h("h2", {}, `v${frame.v} · ${frame.t}`),
+  const box = h("article", { class: "reveal", "data-step": frame.v }, h("h2", {}, `v${frame.v} · ${(L.event_types || {})[frame.t] || frame.t}`),
     h("p", {}, describe(frame)));
   if (frame.t === "round_resolved") {
     if (d.count !== null && d.count !== undefined && d.face) {

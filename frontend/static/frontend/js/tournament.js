@@ -6,6 +6,8 @@ const section = document.getElementById("tournament");
 const id = section.dataset.tournamentId;
 const errorBox = document.getElementById("error");
 const SVG = "http://www.w3.org/2000/svg";
+const statusName = (code) => (L.statuses && L.statuses[code]) || code;
+const criterion = (code) => (L.criteria && L.criteria[code]) || code;
 
 function svg(tag, attrs, text) {
   const node = document.createElementNS(SVG, tag);
@@ -16,8 +18,9 @@ function svg(tag, attrs, text) {
 
 function facts(t) {
   const dl = document.getElementById("t-facts");
-  const stages = (t.stage_plan || []).map((s) => s.name || s.format).join(" → ");
-  const rows = [[L.status, t.status], ["Ruleset", t.ruleset], ["Format", stages], ["⏱", `${t.turn_seconds} s`]];
+  const stages = (t.stage_plan || []).map((s) => s.name || (L.formats || {})[s.format] || s.format).join(" → ");
+  const rows = [[L.status, statusName(t.status)], [L.ruleset, (L.rulesets || {})[t.ruleset] || t.ruleset],
+    [L.format, stages], [L.turn_time, `${t.turn_seconds} s`]];
   dl.replaceChildren(...rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", { "data-fact": k }, String(v ?? ""))]));
   document.getElementById("t-name").textContent = t.name;
 }
@@ -25,8 +28,8 @@ function facts(t) {
 function standings(data) {
   const table = document.getElementById("t-standings");
   const criteria = data.criteria || [];
-  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, L.entries), h("th", {}, "P"), h("th", {}, "Pts"),
-    criteria.map((c) => h("th", {}, c)), h("th", {}, "Tiebreak"));
+  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, L.entries), h("th", {}, L.played), h("th", {}, L.points),
+    criteria.map((c) => h("th", {}, criterion(c))), h("th", {}, L.tiebreak));
   const rows = (data.standings || []).map((r) => h("tr", {}, h("td", {}, r.rank), h("td", {}, r.name),
     h("td", {}, r.played), h("td", {}, r.points), criteria.map((c) => h("td", {}, String(r.values?.[c] ?? ""))),
     h("td", { title: r.tiebreak_reason || "" }, [r.tiebreak, r.tiebreak_reason].filter(Boolean).join(": "))));
@@ -52,7 +55,7 @@ function tree(rounds) {
       const g = svg("g", { "data-table": table.id });
       g.append(svg("rect", { x, y, width: colW - 30, height: hgt, rx: 6 }));
       g.append(svg("text", { x: x + 6, y: y + 15, "font-weight": 700 },
-        `${fmt(L.table, { n: table.number })}${table.group ? " · " + table.group : ""} ${table.status}`));
+        `${fmt(L.table, { n: table.number })}${table.group ? " · " + table.group : ""} ${statusName(table.status)}`));
       table.seats.forEach((seat, k) => g.append(svg("text", { x: x + 10, y: y + 15 + (k + 1) * rowH }, seat.name)));
       if (table.match_id) {
         const link = svg("a", { href: `/matches/${table.match_id}/` });
@@ -95,7 +98,7 @@ function entries(rows) {
   table.replaceChildren(h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, L.entries), h("th", {}, L.status))),
     h("tbody", {}, rows.map((e) => h("tr", { "data-entry": e.id }, h("td", {}, e.seed ?? ""),
       h("td", {}, e.name, e.members.length ? ` (${e.members.join(", ")})` : ""),
-      h("td", {}, e.status, e.checked_in_at ? ` · ${L.checked_in}` : "")))));
+      h("td", {}, statusName(e.status))))));
 }
 
 async function load() {

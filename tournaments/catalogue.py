@@ -1,0 +1,268 @@
+"""What an organiser chooses from, in plain language: each ruleset with its game and its
+options (allowed values and default from the engine, a title and a help text translated
+here), the stage formats with their parameters, and the names of the standings criteria.
+
+Served by `GET /api/rulesets` and used by the organiser console. Every text is translated
+when the function is called, so call these inside a request (its language is active).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from tournaments import matches
+
+# The rulesets in the order an organiser meets them.
+ORDER = ("dudo", "cacho-chileno", "cacho-online", "liars-dice", "alalay")
+
+
+def ruleset_names() -> dict[str, str]:
+    return {
+        "dudo": pgettext("ruleset", "Dudo"),
+        "cacho-chileno": pgettext("ruleset", "Cacho chileno"),
+        "cacho-online": pgettext("ruleset", "Cacho online"),
+        "liars-dice": pgettext("ruleset", "Liar's dice"),
+        "alalay": pgettext("ruleset", "Cacho Alalay"),
+    }
+
+
+def _descriptions() -> dict[str, str]:
+    return {
+        "dudo": _(
+            "Dudo as played in Chile: aces (ones) are wild, dudo or calza; a player left with one "
+            "die plays a palifico round."
+        ),
+        "cacho-chileno": _(
+            "Cacho chileno: aces are wild, opening on aces is allowed, paso; a player left with one "
+            "die plays an obligado round (dice unseen)."
+        ),
+        "cacho-online": _(
+            "Cacho as played online: calza costs two dice, salpicón, the starter chooses the "
+            "direction; one die left means a blind round."
+        ),
+        "liars-dice": _("Liar's dice: no wild aces, no calza; only dudo."),
+        "alalay": _(
+            "Cacho Alalay: up to three throws a turn, fill the eleven boxes of the scoresheet; "
+            "the dormida wins at once."
+        ),
+    }
+
+
+def _options() -> dict[str, tuple[str, str]]:
+    """Option name -> (title, help)."""
+    return {
+        "raise_rule": (
+            _("Raise rule"),
+            _("standard: a raise may change the face freely; strict: each raise must raise the quantity."),
+        ),
+        "calza_only_if_lost_dice": (
+            _("Calza only after losing a die"),
+            _("Only a player who has lost at least one die may call calza."),
+        ),
+        "calza_out_of_turn": (
+            _("Calza out of turn"),
+            _("Calza may be called by anyone, not only the player on turn."),
+        ),
+        "palifico_wild_pacos": (
+            _("Wild aces in palifico"),
+            _("In a palifico round aces stay wild."),
+        ),
+        "loser_chooses_direction": (
+            _("The loser chooses the direction"),
+            _("Whoever starts a round after losing chooses the direction of play."),
+        ),
+        "palifico_once_per_player": (
+            _("One palifico per player"),
+            _("Each player gets at most one palifico round."),
+        ),
+        "no_palifico_or_calza_with_two_players": (
+            _("No palifico or calza with two players"),
+            _("With two players left there is no palifico and no calza."),
+        ),
+        "no_calza_in_palifico": (
+            _("No calza in palifico"),
+            _("No calza during a palifico round."),
+        ),
+        "palifico_one_die_players_may_change_face": (
+            _("One-die players may change the face in palifico"),
+            _("In palifico, players who hold one die may change the face."),
+        ),
+        "obligado_first_round_only": (
+            _("Obligado only the first time"),
+            _("The obligado (dice unseen) applies only in the first round."),
+        ),
+        "aces_need_natural": (
+            _("Aces need a natural"),
+            _("A bid on aces needs a natural ace among the player's dice."),
+        ),
+        "opening_aces_free_conversion": (
+            _("Free conversion after opening on aces"),
+            _("Right after an opening on aces the conversion is free."),
+        ),
+        "paso_aces_wild": (
+            _("Wild aces in a paso"),
+            _("A paso hand counts aces as wild."),
+        ),
+        "calzo_after_paso": (
+            _("Calza after a paso"),
+            _("Calza is allowed right after a paso."),
+        ),
+        "bidding_rule": (
+            _("Bidding rule"),
+            _(
+                "reset-face: a higher face may keep the quantity; reset-quantity: a higher quantity "
+                "may take any face; strict: both must not go down."
+            ),
+        ),
+        "dormida_on_full_reroll": (
+            _("Dormida on a full re-roll"),
+            _("Five of a kind from re-rolling all five dice is a dormida (an instant win)."),
+        ),
+        "turn_exempt_if_made_hand": (
+            _("No turning with a made hand"),
+            _("Turning a die is optional when the second throw shows a straight, full, póker or grande."),
+        ),
+    }
+
+
+def _value_names() -> dict[str, str]:
+    """Names of the enumerated option values."""
+    return {
+        "standard": _("standard"),
+        "strict": _("strict"),
+        "reset-face": _("reset the face"),
+        "reset-quantity": _("reset the quantity"),
+    }
+
+
+def _option_specs(ruleset: str) -> list[tuple[str, tuple[object, ...], object]]:
+    """(name, allowed values, default) of each option of a ruleset, from the engine."""
+    if ruleset == "alalay":
+        from cacho.engine.alalay.events import Options
+
+        return [(f.name, (False, True), f.default) for f in dataclasses.fields(Options)]
+    from cacho.engine.bidding.rules import OPTIONS
+
+    return [(name, tuple(values), default) for name, (values, default) in OPTIONS.get(ruleset, {}).items()]  # type: ignore[call-overload]
+
+
+def rulesets() -> list[dict[str, Any]]:
+    """Every ruleset with its game and options, in the active language."""
+    known = [r for game in matches.rulesets().values() for r in game]
+    ordered = [r for r in ORDER if r in known] + sorted(r for r in known if r not in ORDER)
+    names, descriptions, texts, values = ruleset_names(), _descriptions(), _options(), _value_names()
+    result = []
+    for ruleset in ordered:
+        options = []
+        for name, allowed, default in _option_specs(ruleset):
+            title, help_text = texts.get(name, (name.replace("_", " "), ""))
+            options.append(
+                {
+                    "name": name,
+                    "label": title,
+                    "type": "boolean" if all(isinstance(v, bool) for v in allowed) else "choice",
+                    "values": list(allowed),
+                    "value_labels": {
+                        str(v): values[v] for v in allowed if isinstance(v, str) and v in values
+                    },
+                    "default": default,
+                    "help": help_text,
+                }
+            )
+        result.append(
+            {
+                "ruleset": ruleset,
+                "game": matches.game_of(ruleset),
+                "name": names.get(ruleset, ruleset),
+                "description": descriptions.get(ruleset, ""),
+                "options": options,
+            }
+        )
+    return result
+
+
+def formats() -> list[dict[str, Any]]:
+    """The stage formats: name, help, the games they suit, their parameters with defaults."""
+
+    def param(name: str, label: str, default: int, low: int, high: int) -> dict[str, Any]:
+        return {"name": name, "label": label, "default": default, "min": low, "max": high}
+
+    table_size = param("table_size", _("Players per table"), 6, 2, 10)
+    both = ["dudo", "alalay"]
+    return [
+        {
+            "format": "swiss",
+            "name": _("Swiss"),
+            "help": _("Swiss: several rounds, players with similar scores meet."),
+            "games": both,
+            "params": [param("rounds", _("Rounds"), 3, 1, 50), table_size],
+        },
+        {
+            "format": "round_robin",
+            "name": _("Round robin"),
+            "help": _("Round robin: everyone plays everyone in their group."),
+            "games": both,
+            "params": [param("groups", _("Groups"), 1, 1, 64), {**table_size, "default": 2}],
+        },
+        {
+            "format": "table_elimination",
+            "name": _("Table elimination"),
+            "help": _("Table elimination: the best of each table go on."),
+            "games": ["dudo"],
+            "params": [table_size, param("advance_per_table", _("Go on from each table"), 3, 1, 5)],
+        },
+        {
+            "format": "single_elimination",
+            "name": _("Single elimination"),
+            "help": _("Single elimination bracket."),
+            "games": ["dudo"],
+            "params": [],
+        },
+        {
+            "format": "double_elimination",
+            "name": _("Double elimination"),
+            "help": _("Double elimination bracket (a second chance)."),
+            "games": ["dudo"],
+            "params": [],
+        },
+        {
+            "format": "final_table",
+            "name": _("Final table"),
+            "help": _("One final table."),
+            "games": both,
+            "params": [],
+        },
+        {
+            "format": "alalay_event",
+            "name": _("Alalay event"),
+            "help": _("Alalay event: qualifying rounds, then a final table."),
+            "games": ["alalay"],
+            "params": [
+                {**table_size, "default": 4},
+                param("qualifying_rounds", _("Qualifying rounds"), 3, 1, 20),
+                param("finalists", _("Finalists"), 6, 2, 6),
+            ],
+        },
+    ]
+
+
+def criteria_names() -> dict[str, str]:
+    """Standings criteria (points and tiebreaks) by code."""
+    from tournaments.competition import standings
+
+    names = {
+        standings.POINTS: _("points"),
+        standings.WINS: _("table wins"),
+        standings.ELIMINATIONS: _("eliminations made"),
+        standings.DICE_LEFT: _("dice left"),
+        standings.HEAD_TO_HEAD: _("head-to-head"),
+        standings.BUCHHOLZ: _("opponents' points (Buchholz)"),
+        standings.ALALAY_TOTAL: _("total points"),
+        standings.INSTANT_WINS: _("instant wins"),
+        standings.BEST_CARD: _("best single card"),
+    }
+    return {code: names.get(code, label) for code, label in standings.LABELS.items()}
