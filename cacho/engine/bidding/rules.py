@@ -107,10 +107,10 @@ def normalise_options(ruleset: str, options: Mapping[str, object]) -> dict[str, 
     for name, value in options.items():
         if name not in specs:
             raise RuleError("unknown-option", f"{ruleset} has no option {name!r}")
-        allowed, _ = specs[name]
-        if not any(
-            value is choice or (type(value) is type(choice) and value == choice) for choice in allowed
-        ):
+        for choice in specs[name][0]:
+            if value is choice or (type(value) is type(choice) and value == choice):
+                break
+        else:
             raise RuleError("invalid-option-value", f"option {name!r} cannot be {value!r}")
         values[name] = value
     for name, (_, default) in specs.items():
