@@ -147,6 +147,9 @@ def check_plan(plan: Sequence[dict[str, Any]], entrants: int | None = None) -> N
         fmt = item["format"]
         if fmt == stages.SWISS:
             _int(params, "rounds", 3, 1, 50)
+            if _int(params, "groups", 1, 1, 64) != 1:
+                # `_swiss` pairs the whole stage as one group: a grouped Swiss would stop at its end
+                raise CompetitionError("stage-groups", "a Swiss stage is paired as one group")
         if fmt == stages.TABLE_ELIMINATION:
             _int(params, "advance_per_table", 3, 1, 5)
         if fmt == ALALAY_EVENT:
@@ -271,8 +274,10 @@ def _round_robin(data: StageInput) -> PlannedRound | None:
         return None
     planned = []
     for item in schedule[index]:
-        seats = tuple(_active(item["seats"], data))
-        if len(seats) >= 2:
+        seats = tuple(item["seats"])
+        # The schedule is fixed: a withdrawn entry keeps its seat and forfeits at once (its
+        # opponents are not robbed of the game); a table of withdrawn entries only is not played.
+        if _active(seats, data):
             planned.append(PlannedTable(seats, group=int(item["group"])))
     return PlannedRound(tuple(planned))
 
@@ -424,9 +429,19 @@ def _bracket_ranking(data: StageInput) -> list[str]:
     return [*ranking, *rest]
 
 
+def _points_in_ranking_order(data: StageInput, ids: Sequence[str]) -> tuple[float, ...]:
+    """The points of a group's entries, in its ranking order: what compares entries of the
+    same place across groups (seeding order within a place, who gets the wildcards)."""
+    points = {row.entry_id: row.points for row in stage_standings(data, ids=ids).rows}
+    return tuple(points.get(e, 0.0) for e in ids)
+
+
 def advancing(data: StageInput, name: str, ranking: Sequence[Sequence[str]]) -> list[str]:
     spec = spec_of(name, data.format, data.params, last=False)
-    finished = [stages.GroupFinish(g, tuple(ids)) for g, ids in enumerate(ranking, start=1)]
+    finished = [
+        stages.GroupFinish(g, tuple(ids), _points_in_ranking_order(data, ids))
+        for g, ids in enumerate(ranking, start=1)
+    ]
     if data.format not in stages.GROUPED:
         spec = stages.StageSpec(spec.name, spec.format, 1, spec.table_size, spec.rounds, spec.advancement)
         finished = finished[:1]

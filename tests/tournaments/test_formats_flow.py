@@ -1,0 +1,714 @@
+"""The stage formats beyond Swiss, end to end: round robin in groups, single and double
+elimination brackets (with byes), elimination by tables (balanced tables, the losers leave,
+a final table) and groups then playoffs.
+
+Each tournament is created, filled and started through the API by an organiser (entries are
+registered, checked in, a no-show is dropped), every match is played to its end through the
+real match service (`cacho.services.matches.submit`, random legal moves), and the tournament
+moves on as in production: the results projection task records the finished tables, then
+the advancement task (scheduled after commit, run here as the worker would) creates the next
+round. The checks read the API: who met whom, byes, table sizes, the bracket, standings with
+their tiebreak reasons, the final winner, the CSV export, and a rebuild of the projections.
+
+The pure properties (any entry count) are checked on the formats adapter, without a database.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import datetime as dt
+import io
+import itertools
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.utils import timezone
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rest_framework.test import APIClient
+
+from cacho.services import matches as match_service
+from tests.cacho.helpers import legal_bidding_move, state_of
+from tournaments.competition import stages
+from tournaments.competition.standings import LABELS, EntryResult
+from tournaments.models import StandingRow, Table, Tournament
+from tournaments.services import create_club, formats, log
+from tournaments.tasks import advance_tournament, project_results
+
+E2E = pytest.mark.django_db(transaction=True)
+
+_commands = itertools.count(1)
+
+
+# ---------------------------------------------------------------- organising through the API
+
+
+def api(user: Any) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def quick_user(username: str) -> Any:
+    """A user without a password (no hashing: these tests make many players)."""
+    return get_user_model().objects.create(username=username)
+
+
+@dataclasses.dataclass
+class Run:
+    id: int
+    organiser: APIClient
+    ids: dict[str, int]  # entry name -> id
+    no_shows: list[str]
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {pk: name for name, pk in self.ids.items()}
+
+    def get(self, path: str = "") -> Any:
+        response = self.organiser.get(f"/api/tournaments/{self.id}{path}")
+        assert response.status_code == 200, response.content
+        return response.json()
+
+    def rounds(self) -> list[dict[str, Any]]:
+        return sorted(self.get("/rounds"), key=lambda r: r["number"])
+
+    def events(self, kind: str) -> list[dict[str, Any]]:
+        return [e["payload"] for e in self.get("/events") if e["type"] == kind]
+
+
+def organise(
+    slug: str,
+    stage_plan: list[dict[str, Any]],
+    entrants: int,
+    *,
+    no_shows: int = 1,
+    standings: dict[str, Any] | None = None,
+) -> Run:
+    """An organiser creates a Dudo tournament seeded by rating, registers `entrants` players
+    P01… (P01 rated highest) and `no_shows` absentees (rated highest of all), checks the
+    players in (P01 checks themself in), closes check-in and starts."""
+    owner = quick_user(f"owner-{slug}")
+    club = create_club(f"Club {slug}", slug, owner)
+    organiser_user = quick_user(f"organiser-{slug}")
+    joined = api(owner).post(
+        f"/api/clubs/{club.pk}/members", {"user": organiser_user.pk, "role": "organiser"}, format="json"
+    )
+    assert joined.status_code == 201, joined.json()
+    organiser = api(organiser_user)
+    body: dict[str, Any] = {
+        "club": club.pk,
+        "name": f"Copa {slug}",
+        "ruleset": "dudo",
+        "seeding": "rating",
+        "stages": stage_plan,
+        "checkin_deadline": (timezone.now() + dt.timedelta(hours=1)).isoformat(),
+    }
+    if standings is not None:
+        body["standings"] = standings
+    created = organiser.post("/api/tournaments", body, format="json")
+    assert created.status_code == 201, created.json()
+    tournament_id = created.json()["id"]
+
+    ids: dict[str, int] = {}
+    users: dict[str, Any] = {}
+    people = [(f"Absent{i}", 2000.0 + i) for i in range(1, no_shows + 1)]
+    people += [(f"P{i:02d}", 1000.0 - i) for i in range(1, entrants + 1)]
+    for name, rating in people:
+        users[name] = quick_user(f"{slug}-{name}")
+        made = organiser.post(
+            f"/api/tournaments/{tournament_id}/entries",
+            {"name": name, "user": users[name].pk, "rating": rating},
+            format="json",
+        )
+        assert made.status_code == 201, made.json()
+        ids[name] = made.json()["id"]
+    for name in ids:
+        if name.startswith("Absent"):
+            continue
+        by = api(users[name]) if name == "P01" else organiser
+        checked = by.post(f"/api/entries/{ids[name]}/check-in")
+        assert checked.status_code == 200 and checked.json()["status"] == "checked_in", checked.json()
+
+    closed = organiser.patch(
+        f"/api/tournaments/{tournament_id}",
+        {"checkin_deadline": (timezone.now() - dt.timedelta(seconds=1)).isoformat()},
+        format="json",
+    )
+    assert closed.status_code == 200, closed.json()
+    started = organiser.post(f"/api/tournaments/{tournament_id}/start", {}, format="json")
+    assert started.status_code == 200, started.json()
+    assert started.json()["status"] == Tournament.RUNNING
+    run = Run(tournament_id, organiser, ids, [n for n in ids if n.startswith("Absent")])
+
+    listed = {e["name"]: e for e in run.get("/entries")}
+    assert {n for n, e in listed.items() if e["status"] == "no_show"} == set(run.no_shows)
+    players = sorted((e for e in listed.values() if e["status"] == "active"), key=lambda e: e["seed"])
+    assert [e["name"] for e in players] == [f"P{i:02d}" for i in range(1, entrants + 1)]  # by rating
+    return run
+
+
+# ---------------------------------------------------------------- playing it out
+
+
+def play_match(match_id: Any, rng: random.Random, loser: str | None = None) -> None:
+    """Random legal moves through the match write path until the match is over; a scripted
+    `loser` abandons (leaves the table) instead."""
+    if loser is not None:
+        match_service.submit(match_id, loser, {"type": "abandon"}, f"formats-{next(_commands)}")
+    for _ in range(5000):
+        state = state_of(match_id)
+        if state.phase == "over":
+            return
+        player, command = legal_bidding_move(state, rng)
+        match_service.submit(match_id, player, command, f"formats-{next(_commands)}")
+    raise AssertionError(f"match {match_id} does not end")
+
+
+Script = dict[frozenset[str], str]  # the names at a 1-v-1 table -> who wins
+
+
+def play_round(run: Run, rng: random.Random, script: Script | None = None) -> bool:
+    """Play every live table, then do what beat and the worker do: the results projection
+    records the finished tables (the round finishes, advancement is scheduled after commit)
+    and the advancement task creates the next round, once however often it is delivered.
+    True when the tournament has finished."""
+    playing = Table.objects.filter(round__tournament_id=run.id, status=Table.PLAYING)
+    tables = list(playing.prefetch_related("seats__entry"))
+    assert tables, "a running tournament has tables in play"
+    for table in tables:
+        names = frozenset(s.entry.name for s in table.seats.all())
+        won = (script or {}).get(names)
+        play_match(table.match_id, rng, loser=next(iter(names - {won})) if won else None)
+    assert project_results() >= len(tables)
+    assert not playing.exists()
+    created = advance_tournament(run.id)
+    assert advance_tournament(run.id) is None  # a repeated delivery changes nothing
+    if Tournament.objects.get(pk=run.id).status == Tournament.FINISHED:
+        assert created is None
+        return True
+    assert created is not None
+    return False
+
+
+def play_to_the_end(run: Run, rng: random.Random, script: Script | None = None) -> None:
+    for _ in range(30):
+        if play_round(run, rng, script):
+            return
+    raise AssertionError("the tournament does not finish")
+
+
+# ---------------------------------------------------------------- reading results
+
+
+def placements(table: dict[str, Any]) -> list[int]:
+    """Entries of a finished table from first to last (equal placements: seat order)."""
+    seat_of = {s["entry"]: s["index"] for s in table["seats"]}
+    ordered = sorted(table["result"], key=lambda r: (r["placement"], seat_of[r["entry"]]))
+    return [r["entry"] for r in ordered]
+
+
+def seats(table: dict[str, Any]) -> list[int]:
+    return [s["entry"] for s in table["seats"]]
+
+
+def winner(table: dict[str, Any]) -> int:
+    return placements(table)[0]
+
+
+def loser(table: dict[str, Any]) -> int:
+    assert len(table["seats"]) == 2
+    return placements(table)[1]
+
+
+def all_tables(rounds: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [t for r in rounds for t in r["tables"]]
+
+
+def final_ranking(run: Run) -> list[int]:
+    finished = run.events(log.FINISHED)
+    assert len(finished) == 1
+    return [int(e) for e in finished[0]["ranking"]]
+
+
+def _fmt(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:.2f}".rstrip("0")
+
+
+def check_standings(run: Run, rounds: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The standings agree with a recount from the table results; ties in points are split
+    by the tiebreak chain with a reason that names the criterion and both values; the CSV
+    export has the same lines, stamped with the log head; a rebuild gives the same rows."""
+    data = run.get("/standings")
+    tournament = Tournament.objects.get(pk=run.id)
+    assert data["head_hash"] == tournament.head_hash and tournament.status == Tournament.FINISHED
+    rows = data["standings"]
+    players = {pk for name, pk in run.ids.items() if name not in run.no_shows}
+    assert sorted(r["entry"] for r in rows) == sorted(players)  # no-shows are not ranked
+
+    recount: dict[int, dict[str, float]] = {e: Counter() for e in players}
+    for table in all_tables(rounds):
+        assert table["status"] == "finished"
+        size = len(table["seats"])
+        for r in table["result"]:
+            line = recount[r["entry"]]
+            line["played"] += 1
+            line["points"] += size - r["placement"]
+            line["eliminations"] += r["eliminations"]
+            line["dice_left"] += r["dice_left"]
+    for row in rows:
+        line = recount[row["entry"]]
+        assert row["played"] == line["played"] and row["points"] == line["points"], row
+        assert row["values"]["eliminations"] == line["eliminations"], row
+        assert row["values"]["dice_left"] == line["dice_left"], row
+
+    criteria = data["criteria"]
+    chain = ["points", *formats.standings_config(tournament.standings_config, tournament.game).tiebreaks]
+    assert sorted(criteria) == sorted(chain)
+    assert rows[0]["rank"] == 1
+    for upper, lower in itertools.pairwise(rows):
+        assert upper["points"] >= lower["points"]
+        if upper["rank"] == lower["rank"]:  # tied on every criterion
+            assert upper["values"] == lower["values"] and not upper["tiebreak"]
+            continue
+        assert lower["rank"] == rows.index(lower) + 1
+        if upper["points"] > lower["points"]:
+            assert not upper["tiebreak"] and not upper["tiebreak_reason"]
+            continue
+        code = upper["tiebreak"]
+        assert code in chain[1:], (upper, lower)
+        assert all(upper["values"][c] == lower["values"][c] for c in chain[: chain.index(code)])
+        assert upper["values"][code] > lower["values"][code]
+        assert upper["tiebreak_reason"] == (
+            f"ahead of {lower['name']} on {LABELS[code]} "
+            f"({_fmt(upper['values'][code])} vs {_fmt(lower['values'][code])})"
+        )
+
+    text = run.organiser.get(f"/api/tournaments/{run.id}/standings/csv").content.decode("utf-8")
+    lines = list(csv.reader(io.StringIO(text)))
+    stamp = {line[1]: line[2] for line in lines if line and line[0] == "#"}
+    assert tournament.head_hash in stamp.values()
+    body = [line for line in lines if line and line[0] != "#"]
+    assert len(body) == len(rows) + 1
+    assert len(body[0]) == len(criteria) + 6
+    for line, row in zip(body[1:], rows, strict=True):
+        expected = [
+            row["rank"],
+            row["name"],
+            row["played"],
+            row["points"],
+            *(row["values"][c] for c in criteria),
+            row["tiebreak"],
+            row["tiebreak_reason"],
+        ]
+        assert line == [str(x) for x in expected]
+    placed = [item["entry"] for item in data["final_ranking"]]
+    assert placed == final_ranking(run)[: len(placed)] and placed
+    assert [item["place"] for item in data["final_ranking"]] == list(range(1, len(placed) + 1))
+
+    # Rebuild the projections from the logs: the same standings, no table result differs.
+    StandingRow.objects.filter(tournament_id=run.id).delete()
+    out = io.StringIO()
+    call_command("rebuild_tournament_projections", "--tournament", str(run.id), stdout=out)
+    assert f"1 tournament(s), {len(all_tables(rounds))} table(s) checked" in out.getvalue()
+    again = run.get("/standings")
+    assert again["standings"] == rows and again["final_ranking"] == data["final_ranking"]
+    assert log.verify_chain(run.id) == (True, tournament.head_hash)
+    return data
+
+
+def elimination_round(rounds: Sequence[dict[str, Any]]) -> dict[int, int]:
+    """For a bracket: the round number of each entry's last loss."""
+    out: dict[int, int] = {}
+    for rnd in rounds:
+        for table in rnd["tables"]:
+            out[loser(table)] = rnd["number"]
+    return out
+
+
+# ---------------------------------------------------------------- round robin
+
+
+@E2E
+def test_round_robin_in_two_groups_everyone_meets_their_group_once() -> None:
+    plan = [{"name": "groups", "format": "round_robin", "params": {"groups": 2, "table_size": 2}}]
+    run = organise("rr", plan, 7)
+    p = run.ids
+    stage = run.events(log.STAGE_STARTED)[0]
+    # Snake seeding into groups of 4 and 3: 1 4 5 7 | 2 3 6.
+    groups = [[p["P01"], p["P04"], p["P05"], p["P07"]], [p["P02"], p["P03"], p["P06"]]]
+    assert stage["plan"]["groups"] == [[str(e) for e in g] for g in groups]
+    assert p["Absent1"] not in {int(e) for e in stage["entrants"]}
+
+    play_to_the_end(run, random.Random(1))
+    rounds = run.rounds()
+    assert len(rounds) == 3  # a group of 4 plays 3 rounds; a group of 3 plays 3, one sitting out each
+    group_of = {e: g for g, members in enumerate(groups, start=1) for e in members}
+    met: Counter[frozenset[int]] = Counter()
+    sat_out: Counter[int] = Counter()
+    for rnd in rounds:
+        seated = [e for t in rnd["tables"] for e in seats(t)]
+        assert len(seated) == len(set(seated))  # one table a round
+        for table in rnd["tables"]:
+            assert len(table["seats"]) == 2
+            assert {group_of[e] for e in seats(table)} == {table["group"]}
+            met[frozenset(seats(table))] += 1
+        sat_out.update(e for e in group_of if e not in seated)
+    expected_pairs = {frozenset(pair) for g in groups for pair in itertools.combinations(g, 2)}
+    assert set(met) == expected_pairs and set(met.values()) == {1}
+    assert sat_out == Counter(groups[1])  # the odd group: each sits out exactly once
+
+    data = check_standings(run, rounds)
+    played = {r["entry"]: r["played"] for r in data["standings"]}
+    assert played == {e: len(groups[g - 1]) - 1 for e, g in group_of.items()}
+    # Each group's ranking (stage-finished) follows that group's points.
+    points = {r["entry"]: r["points"] for r in data["standings"]}
+    (finished,) = run.events(log.STAGE_FINISHED)
+    ranking = [[int(e) for e in g] for g in finished["ranking"]]
+    assert [sorted(g) for g in ranking] == [sorted(g) for g in groups]
+    for g in ranking:
+        assert [points[e] for e in g] == sorted((points[e] for e in g), reverse=True)
+    overall = final_ranking(run)
+    for g in ranking:
+        assert [e for e in overall if e in g] == g
+
+
+# ---------------------------------------------------------------- brackets
+
+
+@E2E
+def test_single_elimination_six_entries_top_seeds_get_the_byes() -> None:
+    plan = [{"name": "cup", "format": "single_elimination", "params": {}}]
+    run = organise("se", plan, 6)
+    p = run.ids
+    play_to_the_end(run, random.Random(2))
+    rounds = run.rounds()
+    assert [len(r["tables"]) for r in rounds] == [2, 2, 1]
+
+    # A bracket of 8: seeds 1 and 2 skip round 1; 4 v 5 and 3 v 6 play (the better seed opens).
+    first = {t["bracket_ref"]: seats(t) for t in rounds[0]["tables"]}
+    assert first == {"W1-2": [p["P04"], p["P05"]], "W1-4": [p["P03"], p["P06"]]}
+    # The winners move on to meet the top seeds; the losers are out.
+    second = {t["bracket_ref"]: seats(t) for t in rounds[1]["tables"]}
+    w1 = {t["bracket_ref"]: winner(t) for t in rounds[0]["tables"]}
+    assert second == {"W2-1": [p["P01"], w1["W1-2"]], "W2-2": [p["P02"], w1["W1-4"]]}
+    w2 = {t["bracket_ref"]: winner(t) for t in rounds[1]["tables"]}
+    (final,) = rounds[2]["tables"]
+    assert final["bracket_ref"] == "W3-1" and seats(final) == [w2["W2-1"], w2["W2-2"]]
+    for earlier, later in itertools.pairwise(rounds):
+        out = {loser(t) for t in earlier["tables"]}
+        assert not out & {e for t in later["tables"] for e in seats(t)}
+
+    champion = winner(final)
+    ranking = final_ranking(run)
+    assert ranking[:2] == [champion, loser(final)]
+    assert sorted(ranking) == sorted(e for n, e in p.items() if n not in run.no_shows)
+    lost_in = elimination_round(rounds)
+    assert [lost_in[e] for e in ranking[1:]] == sorted((lost_in[e] for e in ranking[1:]), reverse=True)
+    data = check_standings(run, rounds)
+    assert data["final_ranking"][0]["name"] == run.names[champion]
+
+
+@E2E
+def test_double_elimination_six_entries_everyone_but_the_champion_loses_twice() -> None:
+    plan = [{"name": "cup", "format": "double_elimination", "params": {"grand_final_reset": True}}]
+    run = organise("de", plan, 6)
+    p = run.ids
+    play_to_the_end(run, random.Random(3))
+    rounds = run.rounds()
+    first = {t["bracket_ref"]: seats(t) for t in rounds[0]["tables"]}
+    assert first == {"W1-2": [p["P04"], p["P05"]], "W1-4": [p["P03"], p["P06"]]}
+
+    losses: Counter[int] = Counter()
+    for rnd in rounds:
+        seated = [e for t in rnd["tables"] for e in seats(t)]
+        assert len(seated) == len(set(seated))
+        for table in rnd["tables"]:
+            assert all(losses[e] < 2 for e in seats(table)), "nobody plays after a second loss"
+            if table["bracket_ref"].startswith("L"):
+                assert all(losses[e] == 1 for e in seats(table)), "the losers bracket: one loss each"
+            losses[loser(table)] += 1
+    refs = [t["bracket_ref"] for t in all_tables(rounds)]
+    assert len(refs) == len(set(refs))
+    by_ref = {t["bracket_ref"]: t for t in all_tables(rounds)}
+    grand_final = by_ref["GF"]
+    wb_champion = winner(by_ref["W3-1"])
+    assert seats(grand_final)[0] == wb_champion
+    reset_played = winner(grand_final) != wb_champion
+    assert ("GF2" in by_ref) == reset_played
+    champion = winner(by_ref["GF2"] if reset_played else grand_final)
+    players = [e for n, e in p.items() if n not in run.no_shows]
+    assert losses[champion] == int(reset_played)
+    assert all(losses[e] == 2 for e in players if e != champion)
+    assert len(refs) == 2 * (len(players) - 1) + losses[champion]
+
+    ranking = final_ranking(run)
+    assert ranking[0] == champion and sorted(ranking) == sorted(players)
+    assert set(ranking[:2]) == set(seats(grand_final))
+    lost_in = elimination_round(rounds)
+    assert [lost_in[e] for e in ranking[1:]] == sorted((lost_in[e] for e in ranking[1:]), reverse=True)
+    check_standings(run, rounds)
+
+
+# ---------------------------------------------------------------- elimination by tables
+
+
+@E2E
+@pytest.mark.parametrize(
+    ("entrants", "table_size", "keep", "sizes"),
+    [
+        (13, 6, 3, [[5, 4, 4], [5, 4], [6]]),
+        (17, 4, 2, [[4, 4, 3, 3, 3], [4, 3, 3], [3, 3], [4]]),
+    ],
+)
+def test_elimination_by_tables_rebalances_down_to_a_final_table(
+    entrants: int, table_size: int, keep: int, sizes: list[list[int]]
+) -> None:
+    params = {"table_size": table_size, "advance_per_table": keep}
+    run = organise(
+        f"te{entrants}", [{"name": "tables", "format": "table_elimination", "params": params}], entrants
+    )
+    seeded = [run.ids[f"P{i:02d}"] for i in range(1, entrants + 1)]
+    play_to_the_end(run, random.Random(entrants))
+    rounds = run.rounds()
+    assert [[len(t["seats"]) for t in r["tables"]] for r in rounds] == sizes
+
+    # Round 1: snake seating, the top seeds open tables 1, 2, 3 ….
+    first = [seats(t) for t in rounds[0]["tables"]]
+    assert [t[0] for t in first] == seeded[: len(first)]
+    assert sorted(e for t in first for e in t) == sorted(seeded)
+
+    left_in: dict[int, int] = {}
+    for earlier, later in itertools.pairwise(rounds):
+        later_sizes = [len(t["seats"]) for t in later["tables"]]
+        alive = sum(later_sizes)
+        assert max(later_sizes) - min(later_sizes) <= 1 and min(later_sizes) >= 2
+        assert len(later_sizes) == -(-alive // table_size)  # as few tables as seat everyone
+        survivors: set[int] = set()
+        for table in earlier["tables"]:
+            order = placements(table)
+            goes_on = max(1, min(keep, len(order) - 1))
+            survivors |= set(order[:goes_on])
+            left_in.update(dict.fromkeys(order[goes_on:], earlier["number"]))
+        seated = [e for t in later["tables"] for e in seats(t)]
+        assert sorted(seated) == sorted(survivors)  # the losers left, nobody else did
+    (final,) = rounds[-1]["tables"]
+    ranking = final_ranking(run)
+    assert ranking[: len(final["seats"])] == placements(final)
+    assert sorted(ranking) == sorted(seeded)
+    rest = ranking[len(final["seats"]) :]
+    assert [left_in[e] for e in rest] == sorted((left_in[e] for e in rest), reverse=True)
+    data = check_standings(run, rounds)
+    assert data["final_ranking"][0]["entry"] == winner(final)
+
+
+# ---------------------------------------------------------------- stages that chain
+
+
+@E2E
+def test_groups_then_single_elimination_playoffs() -> None:
+    plan = [
+        {
+            "name": "groups",
+            "format": "round_robin",
+            "params": {"groups": 2, "table_size": 2, "advance": {"per_group": 2}},
+        },
+        {"name": "playoffs", "format": "single_elimination", "params": {}},
+    ]
+    run = organise("gp", plan, 8)
+    p = run.ids
+    play_to_the_end(run, random.Random(4))
+    rounds = run.rounds()
+    assert [r["stage"] for r in rounds] == [1, 1, 1, 2, 2]
+    groups = [[p["P01"], p["P04"], p["P05"], p["P08"]], [p["P02"], p["P03"], p["P06"], p["P07"]]]
+    met = Counter(frozenset(seats(t)) for r in rounds[:3] for t in r["tables"])
+    assert set(met) == {frozenset(x) for g in groups for x in itertools.combinations(g, 2)}
+
+    group_stage, playoffs = run.events(log.STAGE_FINISHED)
+    first, second = ([int(e) for e in g] for g in group_stage["ranking"])
+    assert [sorted(first), sorted(second)] == [sorted(g) for g in groups]
+    # Group winners, then runners-up, seed the playoffs; within a place, more group points
+    # first (equal: group order). Seeds 1 v 4 and 2 v 3 in the semi-finals.
+    group_points: Counter[int] = Counter(winner(t) for r in rounds[:3] for t in r["tables"])
+    seeded = [
+        g[place]
+        for place in (0, 1)
+        for _, g in sorted(enumerate((first, second)), key=lambda x: (-group_points[x[1][place]], x[0]))
+    ]
+    started = run.events(log.STAGE_STARTED)[1]
+    assert started["entrants"] == [str(e) for e in seeded]
+    semis = {t["bracket_ref"]: seats(t) for t in rounds[3]["tables"]}
+    assert semis == {"W1-1": [seeded[0], seeded[3]], "W1-2": [seeded[1], seeded[2]]}
+    (final,) = rounds[4]["tables"]
+    assert seats(final) == [winner(t) for t in rounds[3]["tables"]]
+
+    status = {e["id"]: e["status"] for e in run.get("/entries")}
+    assert {e for e, s in status.items() if s == "eliminated"} == {*first[2:], *second[2:]}
+    champion = winner(final)
+    playoff_ranking = [int(e) for e in playoffs["ranking"][0]]
+    assert playoff_ranking[:2] == [champion, loser(final)]
+    assert final_ranking(run)[:4] == playoff_ranking
+    data = check_standings(run, rounds)
+    assert data["final_ranking"][0]["entry"] == champion
+
+
+@E2E
+def test_the_wildcard_goes_to_the_best_runner_up_across_groups() -> None:
+    plan = [
+        {
+            "name": "groups",
+            "format": "round_robin",
+            "params": {"groups": 2, "table_size": 2, "advance": {"per_group": 1, "wildcards": 1}},
+        },
+        {"name": "playoffs", "format": "single_elimination", "params": {}},
+    ]
+    run = organise("wc", plan, 8, no_shows=0)
+    p = run.ids
+    # Group 1 (P01 P04 P05 P08): P01 wins all, the others beat each other in a circle: 3 1 1 1.
+    # Group 2 (P02 P03 P06 P07): a circle of three who all beat P07: 2 2 2 0.
+    wins = [("P01", "P04"), ("P01", "P05"), ("P01", "P08"), ("P04", "P05"), ("P05", "P08"), ("P08", "P04")]
+    wins += [("P02", "P03"), ("P03", "P06"), ("P06", "P02"), ("P02", "P07"), ("P03", "P07"), ("P06", "P07")]
+    script = {frozenset(pair): pair[0] for pair in wins}
+    for _ in range(3):
+        assert not play_round(run, random.Random(5), script)
+    (groups,) = run.events(log.STAGE_FINISHED)
+    first, second = ([int(e) for e in g] for g in groups["ranking"])
+    assert first[0] == p["P01"] and second[-1] == p["P07"]
+    points = {r["entry"]: r["points"] for r in run.get("/standings")["standings"]}
+    assert [points[e] for e in first] == [3, 1, 1, 1] and [points[e] for e in second] == [2, 2, 2, 0]
+    # Group winners (more points first), then the best runner-up: group 2's, on 2 points.
+    started = run.events(log.STAGE_STARTED)[1]
+    assert started["entrants"] == [str(first[0]), str(second[0]), str(second[1])]
+    play_to_the_end(run, random.Random(5))
+    rounds = run.rounds()
+    playoff = [t for r in rounds if r["stage"] == 2 for t in r["tables"]]
+    assert {t["bracket_ref"] for t in playoff} == {"W1-2", "W2-1"}  # the top seed has the bye
+    status = {e["id"]: e["status"] for e in run.get("/entries")}
+    assert {e for e, s in status.items() if s == "eliminated"} == {*first[1:], second[2], second[3]}
+    check_standings(run, rounds)
+
+
+@E2E
+def test_a_late_withdrawal_from_a_round_robin_forfeits_its_remaining_games() -> None:
+    plan = [{"name": "league", "format": "round_robin", "params": {"table_size": 2}}]
+    run = organise("wd", plan, 6, no_shows=0)
+    p = run.ids
+    assert not play_round(run, random.Random(6))
+    quitter = p["P06"]
+    withdrawn = run.organiser.post(f"/api/entries/{quitter}/withdraw")
+    assert withdrawn.status_code == 200 and withdrawn.json()["status"] == "withdrawn"
+    (event,) = run.events(log.WITHDRAWN)
+    assert event["after_round"] == 1 and len(event["forfeited_tables"]) == 1  # its live game
+    play_to_the_end(run, random.Random(6))
+    rounds = run.rounds()
+    assert len(rounds) == 5
+    met = Counter(frozenset(seats(t)) for t in all_tables(rounds))
+    assert set(met) == {frozenset(x) for x in itertools.combinations(p.values(), 2)}
+    assert set(met.values()) == {1}  # the fixed schedule is kept: every game is played or forfeited
+    for rnd in rounds[1:]:
+        (table,) = [t for t in rnd["tables"] if quitter in seats(t)]
+        assert placements(table)[-1] == quitter  # it forfeits: its opponent wins
+    data = check_standings(run, rounds)
+    assert {r["entry"]: r["played"] for r in data["standings"]} == dict.fromkeys(p.values(), 5)
+
+
+@pytest.mark.django_db
+def test_a_swiss_stage_in_groups_is_refused_up_front(make_user: Any) -> None:
+    """Swiss pairs a stage as one group: a grouped Swiss would stop at the end of the stage."""
+    owner = make_user("owner-sg")
+    club = create_club("Club sg", "sg", owner)
+    body = {
+        "club": club.pk,
+        "name": "Grouped Swiss",
+        "ruleset": "dudo",
+        "stages": [
+            {"name": "swiss", "format": "swiss", "params": {"groups": 2, "advance": {"per_group": 2}}},
+            {"name": "final", "format": "final_table", "params": {}},
+        ],
+    }
+    refused = api(owner).post("/api/tournaments", body, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "stage-groups", refused.json()
+
+
+# ---------------------------------------------------------------- properties of the formats adapter (pure)
+
+
+def _simulate(data: formats.StageInput, rng: random.Random) -> list[formats.RoundRecord]:
+    """Play a stage through `formats.next_round` with random placements."""
+    rounds: list[formats.RoundRecord] = []
+    for _ in range(200):
+        planned = formats.next_round(dataclasses.replace(data, rounds=tuple(rounds)))
+        if planned is None:
+            return rounds
+        tables = []
+        for number, table in enumerate(planned.tables, start=1):
+            order = list(table.seats)
+            rng.shuffle(order)
+            results = tuple(EntryResult(e, placement=i) for i, e in enumerate(order, start=1))
+            tables.append(formats.TableRecord(number, table.seats, results, bracket_ref=table.bracket_ref))
+        rounds.append(formats.RoundRecord(len(rounds) + 1, tuple(tables), planned.byes))
+    raise AssertionError("the stage does not end")
+
+
+def _stage(fmt: str, n: int, params: dict[str, Any]) -> formats.StageInput:
+    ids = tuple(str(i) for i in range(1, n + 1))
+    return formats.StageInput(fmt, params, ids, {e: f"E{e}" for e in ids})
+
+
+@given(
+    n=st.integers(7, 40),
+    table_size=st.integers(3, 6),
+    keep=st.integers(1, 3),
+    salt=st.integers(0, 2**32),
+)
+@settings(max_examples=80, deadline=None)
+def test_table_elimination_stage_balances_every_round_down_to_one_final_table(
+    n: int, table_size: int, keep: int, salt: int
+) -> None:
+    data = _stage(stages.TABLE_ELIMINATION, n, {"table_size": table_size, "advance_per_table": keep})
+    rounds = _simulate(data, random.Random(salt))
+    alive = set(data.entrants)
+    for rnd in rounds:
+        sizes = [len(t.seats) for t in rnd.tables]
+        assert sorted(e for t in rnd.tables for e in t.seats) == sorted(alive)
+        assert max(sizes) - min(sizes) <= 1 and min(sizes) >= 2 and max(sizes) <= table_size
+        assert len(sizes) == -(-len(alive) // table_size)
+        for t in rnd.tables:
+            alive -= set(t.placements()[max(1, min(keep, len(t.seats) - 1)) :])
+    assert len(rounds[-1].tables) == 1 and len(rounds) >= 2
+    (ranking,) = formats.stage_ranking(dataclasses.replace(data, rounds=tuple(rounds)))
+    assert sorted(ranking) == sorted(data.entrants)
+    assert ranking[0] == rounds[-1].tables[0].winner()
+
+
+@given(n=st.integers(2, 40), double=st.booleans(), reset=st.booleans(), salt=st.integers(0, 2**32))
+@settings(max_examples=80, deadline=None)
+def test_bracket_stage_plays_each_entry_once_a_round_until_one_champion(
+    n: int, double: bool, reset: bool, salt: int
+) -> None:
+    fmt = stages.DOUBLE_ELIMINATION if double else stages.SINGLE_ELIMINATION
+    data = _stage(fmt, n, {"grand_final_reset": reset})
+    rounds = _simulate(data, random.Random(salt))
+    losses: Counter[str] = Counter()
+    for rnd in rounds:
+        seated = [e for t in rnd.tables for e in t.seats]
+        assert len(seated) == len(set(seated)) and rnd.tables
+        for t in rnd.tables:
+            assert len(t.seats) == 2 and all(losses[e] < (2 if double else 1) for e in t.seats)
+            losses[t.placements()[1]] += 1
+    (ranking,) = formats.stage_ranking(dataclasses.replace(data, rounds=tuple(rounds)))
+    assert sorted(ranking) == sorted(data.entrants)
+    champion = ranking[0]
+    assert rounds[-1].tables[-1].winner() == champion
+    if not double:
+        assert len(rounds) == (n - 1).bit_length() and losses[champion] == 0
+        assert all(losses[e] == 1 for e in ranking[1:])
+    else:
+        assert losses[champion] <= 1
+        assert all(losses[e] == 2 for e in ranking[1:] if e != ranking[1] or reset)
