@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from tournaments import matches
+from tournaments.competition import tables
 
 # The rulesets in the order an organiser meets them.
 ORDER = ("dudo", "cacho-chileno", "cacho-online", "liars-dice", "alalay")
@@ -191,7 +192,8 @@ def formats() -> list[dict[str, Any]]:
     def param(name: str, label: str, default: int, low: int, high: int) -> dict[str, Any]:
         return {"name": name, "label": label, "default": default, "min": low, "max": high}
 
-    table_size = param("table_size", _("Players per table"), 6, 2, 10)
+    # The bounds the competition core enforces (`tables.SMALLEST_TABLE`..`LARGEST_TABLE`: 2–6).
+    table_size = param("table_size", _("Players per table"), 6, tables.SMALLEST_TABLE, tables.LARGEST_TABLE)
     both = ["dudo", "alalay"]
     return [
         {

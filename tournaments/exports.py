@@ -15,8 +15,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 
-from tournaments.models import Stage, Tournament
+from tournaments.models import Tournament
 from tournaments.projections import standing_rows
+from tournaments.services.tournaments import final_ranking
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -58,9 +59,9 @@ def build(tournament: Tournament) -> StandingsExport:
     criteria = list(rows[0]["values"].keys()) if rows else []
     names = {e.pk: e.name for e in tournament.entries.all()}
     final: list[dict[str, Any]] = []
-    last = tournament.stages.filter(status=Stage.FINISHED).order_by("-number").first()
-    if tournament.status == Tournament.FINISHED and last is not None:
-        ids = [int(e) for group in last.ranking for e in group]
+    if tournament.status == Tournament.FINISHED:
+        # Everyone who played, across all stages (the same ranking as `tournament-finished`).
+        ids = [int(e) for e in final_ranking(tournament)]
         final = [{"place": i, "entry": e, "name": names.get(e, "")} for i, e in enumerate(ids, start=1)]
     return StandingsExport(
         tournament,

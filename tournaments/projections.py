@@ -7,7 +7,7 @@ table and whose match is over, records the table's result (`services.record_tabl
 idempotent). The checkpoint moves in the same transaction as the results it caused.
 
 Standings. `standings_from_events(tournament)` folds the tournament's own event log
-(table-finished results, round-created byes) through `competition.standings`;
+(table-finished results, round-created byes worth bye points) through `competition.standings`;
 `write_standings` stores it as `StandingRow`s. The incremental path and
 `rebuild_tournament_projections` call the same function, so they agree by construction,
 and `rebuild` also re-derives every table result from the match events and reports any
@@ -69,7 +69,10 @@ def standings_from_events(tournament: Tournament) -> Standings:
     ).order_by("version"):
         data = event.payload
         if event.type == log.ROUND_CREATED:
-            byes += [ByeAward(str(b), data["round"]) for b in data.get("byes", [])]
+            # Only byes worth points (`formats.SCORED_BYES`); a log written before the flag
+            # existed listed only such byes.
+            if data.get("bye_points", True):
+                byes += [ByeAward(str(b), data["round"]) for b in data.get("byes", [])]
             continue
         results.append(
             MatchResult(

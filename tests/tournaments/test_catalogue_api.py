@@ -10,8 +10,11 @@ from rest_framework.test import APIClient
 
 from cacho.engine.bidding.rules import OPTIONS
 from tests.tournaments.helpers import club_with_organiser
+from tournaments import catalogue
+from tournaments.competition.errors import CompetitionError
+from tournaments.competition.tables import LARGEST_TABLE, SMALLEST_TABLE
 from tournaments.models import Membership
-from tournaments.services import add_member
+from tournaments.services import add_member, formats
 
 pytestmark = pytest.mark.django_db
 
@@ -92,3 +95,19 @@ def test_the_new_endpoints_are_in_the_schema() -> None:
     assert "get" in paths["/api/rulesets"] and "get" in paths["/api/me/memberships"]
     assert "Ruleset" in schema["components"]["schemas"]
     assert "MyMembership" in schema["components"]["schemas"]
+
+
+def test_the_stage_formats_offer_what_the_competition_core_accepts() -> None:
+    """Every parameter bound the catalogue offers is accepted by the core, one step beyond is
+    refused: tables seat 2 to 6 (`competition.tables`)."""
+    offered = catalogue.formats()
+    sizes = [p for f in offered for p in f["params"] if p["name"] == "table_size"]
+    assert sizes and all((p["min"], p["max"]) == (SMALLEST_TABLE, LARGEST_TABLE) == (2, 6) for p in sizes)
+    for fmt in offered:
+        for p in fmt["params"]:
+            assert p["min"] <= p["default"] <= p["max"], (fmt["format"], p)
+            for value in (p["min"], p["default"], p["max"]):
+                formats.check_plan([{"format": fmt["format"], "params": {p["name"]: value}}])
+            for value in (p["min"] - 1, p["max"] + 1):
+                with pytest.raises(CompetitionError):
+                    formats.check_plan([{"format": fmt["format"], "params": {p["name"]: value}}])

@@ -36,7 +36,7 @@ from rest_framework.test import APIClient
 from cacho.services import matches as match_service
 from tests.cacho.helpers import legal_bidding_move, state_of
 from tournaments.competition import stages
-from tournaments.competition.standings import LABELS, EntryResult
+from tournaments.competition.standings import LABELS, EntryResult, StandingsConfig
 from tournaments.models import StandingRow, Table, Tournament
 from tournaments.services import create_club, formats, log
 from tournaments.tasks import advance_tournament, project_results
@@ -237,6 +237,37 @@ def final_ranking(run: Run) -> list[int]:
     return [int(e) for e in finished[0]["ranking"]]
 
 
+def byes(rnd: dict[str, Any]) -> list[int]:
+    return [int(b) for b in rnd["byes"]]
+
+
+def cross_group_keys(rounds: Sequence[dict[str, Any]]) -> dict[int, tuple[float, ...]]:
+    """A recount of a stage's rounds on the default Dudo chain but head-to-head (which cannot
+    compare entries of different groups): points, eliminations, dice left, Buchholz."""
+    totals: dict[int, Counter[str]] = {}
+    for table in all_tables(rounds):
+        for r in table["result"]:
+            line = totals.setdefault(r["entry"], Counter())
+            line["points"] += len(table["seats"]) - r["placement"]
+            line["eliminations"] += r["eliminations"]
+            line["dice_left"] += r["dice_left"]
+    for table in all_tables(rounds):
+        at_table = sum(totals[e]["points"] for e in seats(table))
+        for e in seats(table):
+            totals[e]["buchholz"] += at_table - totals[e]["points"]
+    criteria = ("points", "eliminations", "dice_left", "buchholz")
+    return {e: tuple(float(line[c]) for c in criteria) for e, line in totals.items()}
+
+
+def by_place_across_groups(ranking: Sequence[Sequence[int]], keys: dict[int, tuple[float, ...]]) -> list[int]:
+    """Group winners, then runners-up, …; within a place the better key, then group order."""
+    out: list[int] = []
+    for place in range(max(len(g) for g in ranking)):
+        tier = [(g, members[place]) for g, members in enumerate(ranking) if place < len(members)]
+        out += [e for _, e in sorted(tier, key=lambda ge: ([-x for x in keys[ge[1]]], ge[0]))]
+    return out
+
+
 def _fmt(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.2f}".rstrip("0")
 
@@ -308,9 +339,12 @@ def check_standings(run: Run, rounds: Sequence[dict[str, Any]]) -> dict[str, Any
             row["tiebreak_reason"],
         ]
         assert line == [str(x) for x in expected]
+    # The final ranking places everyone who played (no-shows are not), as the log says.
     placed = [item["entry"] for item in data["final_ranking"]]
-    assert placed == final_ranking(run)[: len(placed)] and placed
+    assert placed == final_ranking(run)
+    assert sorted(placed) == sorted(players)
     assert [item["place"] for item in data["final_ranking"]] == list(range(1, len(placed) + 1))
+    assert [item["name"] for item in data["final_ranking"]] == [run.names[e] for e in placed]
 
     # Rebuild the projections from the logs: the same standings, no table result differs.
     StandingRow.objects.filter(tournament_id=run.id).delete()
@@ -338,7 +372,8 @@ def elimination_round(rounds: Sequence[dict[str, Any]]) -> dict[int, int]:
 @E2E
 def test_round_robin_in_two_groups_everyone_meets_their_group_once() -> None:
     plan = [{"name": "groups", "format": "round_robin", "params": {"groups": 2, "table_size": 2}}]
-    run = organise("rr", plan, 7)
+    # Bye points are configured, but a scheduled sit-out earns none (docs/tournaments.md).
+    run = organise("rr", plan, 7, standings={"bye_points": 1})
     p = run.ids
     stage = run.events(log.STAGE_STARTED)[0]
     # Snake seeding into groups of 4 and 3: 1 4 5 7 | 2 3 6.
@@ -360,11 +395,15 @@ def test_round_robin_in_two_groups_everyone_meets_their_group_once() -> None:
             assert {group_of[e] for e in seats(table)} == {table["group"]}
             met[frozenset(seats(table))] += 1
         sat_out.update(e for e in group_of if e not in seated)
+        # The API shows who sits the round out: the odd group's member without a table.
+        assert byes(rnd) == [e for e in groups[1] if e not in seated]
     expected_pairs = {frozenset(pair) for g in groups for pair in itertools.combinations(g, 2)}
     assert set(met) == expected_pairs and set(met.values()) == {1}
     assert sat_out == Counter(groups[1])  # the odd group: each sits out exactly once
+    (bye_flags,) = {e["bye_points"] for e in run.events(log.ROUND_CREATED)}
+    assert bye_flags is False
 
-    data = check_standings(run, rounds)
+    data = check_standings(run, rounds)  # points recounted from the tables only: no bye points
     played = {r["entry"]: r["played"] for r in data["standings"]}
     assert played == {e: len(groups[g - 1]) - 1 for e, g in group_of.items()}
     # Each group's ranking (stage-finished) follows that group's points.
@@ -374,7 +413,13 @@ def test_round_robin_in_two_groups_everyone_meets_their_group_once() -> None:
     assert [sorted(g) for g in ranking] == [sorted(g) for g in groups]
     for g in ranking:
         assert [points[e] for e in g] == sorted((points[e] for e in g), reverse=True)
+    # The final ranking across groups: all group winners, then all runners-up, …; within a
+    # place, more points first, then the tiebreak chain (head-to-head aside), then group order.
+    keys = cross_group_keys(rounds)
+    assert all(keys[e][0] == points[e] for e in keys)
     overall = final_ranking(run)
+    assert overall == by_place_across_groups(ranking, keys)
+    assert set(overall[:2]) == {ranking[0][0], ranking[1][0]}  # group 2's winner is not 5th
     for g in ranking:
         assert [e for e in overall if e in g] == g
 
@@ -385,7 +430,7 @@ def test_round_robin_in_two_groups_everyone_meets_their_group_once() -> None:
 @E2E
 def test_single_elimination_six_entries_top_seeds_get_the_byes() -> None:
     plan = [{"name": "cup", "format": "single_elimination", "params": {}}]
-    run = organise("se", plan, 6)
+    run = organise("se", plan, 6, standings={"bye_points": 1})
     p = run.ids
     play_to_the_end(run, random.Random(2))
     rounds = run.rounds()
@@ -394,6 +439,9 @@ def test_single_elimination_six_entries_top_seeds_get_the_byes() -> None:
     # A bracket of 8: seeds 1 and 2 skip round 1; 4 v 5 and 3 v 6 play (the better seed opens).
     first = {t["bracket_ref"]: seats(t) for t in rounds[0]["tables"]}
     assert first == {"W1-2": [p["P04"], p["P05"]], "W1-4": [p["P03"], p["P06"]]}
+    # The API shows the byes of round 1 (and no others); a bracket bye earns no points.
+    assert [byes(r) for r in rounds] == [[p["P01"], p["P02"]], [], []]
+    assert [e["bye_points"] for e in run.events(log.ROUND_CREATED)] == [False] * 3
     # The winners move on to meet the top seeds; the losers are out.
     second = {t["bracket_ref"]: seats(t) for t in rounds[1]["tables"]}
     w1 = {t["bracket_ref"]: winner(t) for t in rounds[0]["tables"]}
@@ -424,6 +472,12 @@ def test_double_elimination_six_entries_everyone_but_the_champion_loses_twice() 
     rounds = run.rounds()
     first = {t["bracket_ref"]: seats(t) for t in rounds[0]["tables"]}
     assert first == {"W1-2": [p["P04"], p["P05"]], "W1-4": [p["P03"], p["P06"]]}
+    # Byes: the top seeds skip round 1; the losers of round 1 face nobody in the losers
+    # bracket (its first matches would be against the byes' losers) and sit out round 2.
+    lost_first = [loser(t) for t in sorted(rounds[0]["tables"], key=lambda t: t["bracket_ref"])]
+    assert byes(rounds[0]) == [p["P01"], p["P02"]] and byes(rounds[1]) == lost_first
+    assert not any(byes(r) for r in rounds[2:])
+    assert not {e for t in rounds[1]["tables"] for e in seats(t)} & set(lost_first)
 
     losses: Counter[int] = Counter()
     for rnd in rounds:
@@ -553,8 +607,17 @@ def test_groups_then_single_elimination_playoffs() -> None:
     champion = winner(final)
     playoff_ranking = [int(e) for e in playoffs["ranking"][0]]
     assert playoff_ranking[:2] == [champion, loser(final)]
-    assert final_ranking(run)[:4] == playoff_ranking
+    assert set(playoff_ranking[2:]) == {loser(t) for t in rounds[3]["tables"]}
     data = check_standings(run, rounds)
+    # All eight are placed: the playoffs' ranking (1–4), then those out in the groups (5–8):
+    # the two third places, then the two fourth places, within a place by the group standings
+    # (points, then the tiebreaks but head-to-head, then group order).
+    group_out = by_place_across_groups([first[2:], second[2:]], cross_group_keys(rounds[:3]))
+    overall = final_ranking(run)
+    assert overall == playoff_ranking + group_out
+    assert len(overall) == 8 and sorted(overall) == sorted(e for n, e in p.items() if n not in run.no_shows)
+    assert [item["entry"] for item in data["final_ranking"]] == overall
+    assert [item["place"] for item in data["final_ranking"]] == list(range(1, 9))
     assert data["final_ranking"][0]["entry"] == champion
 
 
@@ -652,7 +715,7 @@ def _simulate(data: formats.StageInput, rng: random.Random) -> list[formats.Roun
             rng.shuffle(order)
             results = tuple(EntryResult(e, placement=i) for i, e in enumerate(order, start=1))
             tables.append(formats.TableRecord(number, table.seats, results, bracket_ref=table.bracket_ref))
-        rounds.append(formats.RoundRecord(len(rounds) + 1, tuple(tables), planned.byes))
+        rounds.append(formats.RoundRecord(len(rounds) + 1, tuple(tables), planned.byes, planned.bye_points))
     raise AssertionError("the stage does not end")
 
 
@@ -695,6 +758,21 @@ def test_bracket_stage_plays_each_entry_once_a_round_until_one_champion(
     fmt = stages.DOUBLE_ELIMINATION if double else stages.SINGLE_ELIMINATION
     data = _stage(fmt, n, {"grand_final_reset": reset})
     rounds = _simulate(data, random.Random(salt))
+    # Byes: the top seeds skip round 1 (a bracket of the next power of two) and sit it out
+    # unless two of them meet at once; a bye is not seated that round and plays later;
+    # bracket byes earn no points.
+    size = 1 << (n - 1).bit_length()
+    seated_first = {e for t in rounds[0].tables for e in t.seats}
+    skip = [e for e in data.entrants[: size - n] if e not in seated_first]  # two byes may meet at once
+    assert sorted(rounds[0].byes, key=int) == skip
+    assert not any(r.bye_points for r in rounds) and not formats.byes_of(rounds)
+    if not double:
+        assert not any(r.byes for r in rounds[1:])
+    for i, rnd in enumerate(rounds):
+        assert len(set(rnd.byes)) == len(rnd.byes)
+        assert not set(rnd.byes) & {e for t in rnd.tables for e in t.seats}
+        later = {e for r in rounds[i + 1 :] for t in r.tables for e in t.seats}
+        assert set(rnd.byes) <= later
     losses: Counter[str] = Counter()
     for rnd in rounds:
         seated = [e for t in rnd.tables for e in t.seats]
@@ -712,3 +790,82 @@ def test_bracket_stage_plays_each_entry_once_a_round_until_one_champion(
     else:
         assert losses[champion] <= 1
         assert all(losses[e] == 2 for e in ranking[1:] if e != ranking[1] or reset)
+
+
+@given(
+    n=st.integers(4, 30), groups=st.integers(1, 4), table_size=st.integers(2, 4), salt=st.integers(0, 2**32)
+)
+@settings(max_examples=60, deadline=None)
+def test_round_robin_stage_lists_the_scheduled_sit_outs_without_points(
+    n: int, groups: int, table_size: int, salt: int
+) -> None:
+    groups = min(groups, n // 2)
+    data = _stage(stages.ROUND_ROBIN, n, {"groups": groups, "table_size": table_size})
+    data = dataclasses.replace(data, plan=formats.start_plan(data), standings=StandingsConfig(bye_points=5))
+    rounds = _simulate(data, random.Random(salt))
+    sat_out: Counter[str] = Counter()
+    for rnd in rounds:
+        assert not rnd.bye_points
+        seated = {e for t in rnd.tables for e in t.seats}
+        playing = [set(g) for g in data.plan["groups"] if set(g) & seated]  # groups still playing
+        assert set(rnd.byes) == {e for g in playing for e in g} - seated
+        sat_out.update(rnd.byes)
+    for members in data.plan["groups"]:
+        odd = table_size == 2 and len(members) % 2
+        assert all(sat_out[e] == (1 if odd else 0) for e in members)  # once each, in an odd group
+    # No bye points: the points are the tables' points.
+    standing = formats.stage_standings(dataclasses.replace(data, rounds=tuple(rounds)))
+    table_points: Counter[str] = Counter()
+    for rnd in rounds:
+        for t in rnd.tables:
+            for r in t.results:
+                table_points[r.entry_id] += len(t.seats) - (r.placement or 0)
+    assert {row.entry_id: row.points for row in standing.rows} == {e: table_points[e] for e in data.entrants}
+
+
+def test_a_swiss_bye_still_earns_the_bye_points() -> None:
+    data = dataclasses.replace(
+        _stage(stages.SWISS, 5, {"rounds": 3, "table_size": 2}), standings=StandingsConfig(bye_points=1)
+    )
+    rounds = _simulate(data, random.Random(7))
+    assert all(r.bye_points and len(r.byes) == 1 for r in rounds)
+    standing = formats.stage_standings(dataclasses.replace(data, rounds=tuple(rounds)))
+    points = {row.entry_id: row.points for row in standing.rows}
+    wins = Counter(t.winner() for r in rounds for t in r.tables)
+    byes = Counter(e for r in rounds for e in r.byes)
+    assert points == {e: wins[e] + byes[e] for e in data.entrants}
+
+
+@given(n=st.integers(6, 24), groups=st.integers(2, 4), salt=st.integers(0, 2**32))
+@settings(max_examples=40, deadline=None)
+def test_the_final_ranking_of_groups_then_playoffs_places_everyone(n: int, groups: int, salt: int) -> None:
+    groups = min(groups, n // 3)
+    rng = random.Random(salt)
+    params = {"groups": groups, "table_size": 2, "advance": {"per_group": 1, "wildcards": 1}}
+    first = _stage(stages.ROUND_ROBIN, n, params)
+    first = dataclasses.replace(first, plan=formats.start_plan(first))
+    first = dataclasses.replace(first, rounds=tuple(_simulate(first, rng)))
+    group_ranking = formats.stage_ranking(first)
+    entrants = formats.advancing(first, "groups", group_ranking)
+    second = _stage(stages.SINGLE_ELIMINATION, 0, {})
+    second = dataclasses.replace(second, entrants=tuple(entrants), names=first.names)
+    second = dataclasses.replace(second, rounds=tuple(_simulate(second, rng)))
+    (playoffs,) = formats.stage_ranking(second)
+
+    ranking = formats.final_ranking([(first, group_ranking), (second, [playoffs])])
+    assert sorted(ranking) == sorted(first.entrants)  # everyone, once
+    assert ranking[: len(playoffs)] == playoffs  # the playoffs first
+    place = {e: i for g in group_ranking for i, e in enumerate(g)}
+    rest = ranking[len(playoffs) :]
+    assert [place[e] for e in rest] == sorted(place[e] for e in rest)  # by place in group
+    # Within a place: more group points first.
+    points = {
+        row.entry_id: row.points for g in group_ranking for row in formats.stage_standings(first, ids=g).rows
+    }
+    for a, b in itertools.pairwise(rest):
+        if place[a] == place[b]:
+            assert points[a] >= points[b]
+    # A single-stage tournament in groups: the same rule, every group winner first.
+    alone = formats.final_ranking([(first, group_ranking)])
+    assert set(alone[:groups]) == {g[0] for g in group_ranking}
+    assert [place[e] for e in alone] == sorted(place.values())

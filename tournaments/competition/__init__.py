@@ -12,5 +12,5 @@ Randomness is an input: a draw comes from a committed seed (`seeding.draw_order`
 * `elimination`  – single/double elimination brackets; elimination by tables.
 * `standings`    – standings and tiebreak chains, each resolved tie with its reason.
 * `alalay_event` – Cochabamba-style Alalay events: qualifying tables, then a final table.
-* `stages`       – stages that chain (groups then playoffs) and who advances.
+* `stages`       – stages that chain (groups then playoffs), who advances, the final order.
 """

@@ -269,6 +269,12 @@ def first_round_byes(bracket: Bracket) -> tuple[str, ...]:
     return tuple(out)
 
 
+def walkovers(progress: BracketProgress) -> tuple[MatchState, ...]:
+    """The matches decided by a bye so far (an entry against nobody), in bracket order: the
+    entry (`winner`) goes on without playing. A match between two byes is not listed."""
+    return tuple(m for m in progress.matches if m.status == WALKOVER and m.winner is not None)
+
+
 # ---------------------------------------------------------------- elimination by tables
 
 

@@ -4,11 +4,16 @@ A stage is a description (format and parameters); when it has finished, each of 
 gives a ranking (from `standings`), and `advancing` says who goes on, in the seeding order
 of the next stage: all group winners, then all runners-up, … (within a place: better score
 first, then group order), then the wildcards (the best of the next place across groups).
+
+When the tournament ends, `final_order` ranks everyone who played: the last stage's order
+first, then those eliminated in each earlier stage (later stages ahead of earlier ones), each
+stage's entries in that stage's order; `overall_order` gives a grouped stage one order (place
+in group first, then the better standing across groups).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tournaments.competition.errors import CompetitionError
@@ -143,3 +148,41 @@ def advancing(spec: StageSpec, finished: Sequence[GroupFinish]) -> tuple[Qualifi
 
 def seeds(qualified: Sequence[Qualified]) -> tuple[str, ...]:
     return tuple(q.entry_id for q in qualified)
+
+
+def overall_order(
+    finished: Sequence[GroupFinish], keys: Mapping[str, Sequence[float]] | None = None
+) -> tuple[str, ...]:
+    """One order for a stage's groups: all group winners, then all runners-up, …; within a
+    place, the entry with the better key first (keys compare criterion by criterion, more is
+    better, e.g. points then the tiebreaks), equal keys (or none) in group order. Without
+    `keys`, the groups' scores (`GroupFinish.scores`) compare entries of the same place."""
+    everyone = [e for g in finished for e in g.ranking]
+    if len(set(everyone)) != len(everyone):
+        raise CompetitionError("entry-duplicate", "an entry finishes in one group")
+
+    def key(g: GroupFinish, place: int) -> tuple[float, ...]:
+        if keys is None:
+            return (g.score(place),)
+        return tuple(keys.get(g.ranking[place - 1], ()))
+
+    out: list[str] = []
+    for place in range(1, max((len(g.ranking) for g in finished), default=0) + 1):
+        tier = [g for g in finished if len(g.ranking) >= place]
+        tier.sort(key=lambda g: (tuple(-x for x in key(g, place)), g.group))
+        out.extend(g.ranking[place - 1] for g in tier)
+    return tuple(out)
+
+
+def final_order(stage_orders: Sequence[Sequence[str]]) -> tuple[str, ...]:
+    """The final ranking of a chain of stages from each finished stage's order (first stage
+    first): the last stage's order, then the entries eliminated in the stage before it, and
+    so on back to the first stage; within a stage, that stage's order."""
+    placed: list[str] = []
+    seen: set[str] = set()
+    for order in reversed(stage_orders):
+        for e in order:
+            if e not in seen:
+                seen.add(e)
+                placed.append(e)
+    return tuple(placed)

@@ -8,7 +8,7 @@ core's inputs and the core's answer into `PlannedRound`s. No pairing logic lives
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tournaments.competition import alalay_event, elimination, round_robin, stages, swiss, tables
@@ -17,10 +17,12 @@ from tournaments.competition.errors import CompetitionError
 from tournaments.competition.standings import (
     ALALAY_STANDINGS,
     BIDDING_STANDINGS,
+    HEAD_TO_HEAD,
     ByeAward,
     EntryResult,
     MatchResult,
     PointsScale,
+    StandingRow,
     Standings,
     StandingsConfig,
     compute_standings,
@@ -29,6 +31,16 @@ from tournaments.competition.standings import (
 ALALAY_EVENT = "alalay_event"
 FORMATS = (*stages.FORMATS, ALALAY_EVENT)
 ONE_V_ONE = (stages.SINGLE_ELIMINATION, stages.DOUBLE_ELIMINATION)
+# Formats whose byes earn the standings' `bye_points`: there a bye falls on an entry because
+# the field does not split into tables (the pairing chooses who, fewest byes first). A round
+# robin's scheduled sit-out (everyone in an odd group sits out once) and a bracket bye (a top
+# seed skips a round; an elimination ranks by the round reached, not by points) earn nothing.
+SCORED_BYES = (stages.SWISS, ALALAY_EVENT)
+
+
+def byes_score(fmt: str) -> bool:
+    """Whether a bye in a stage of this format is worth the standings' `bye_points`."""
+    return fmt in SCORED_BYES
 
 
 @dataclass(frozen=True)
@@ -40,8 +52,12 @@ class PlannedTable:
 
 @dataclass(frozen=True)
 class PlannedRound:
+    """The tables of a round and who sits it out (a bye); `bye_points`: whether those byes
+    are worth the standings' bye points (`byes_score`)."""
+
     tables: tuple[PlannedTable, ...]
     byes: tuple[str, ...] = ()
+    bye_points: bool = True
 
 
 @dataclass(frozen=True)
@@ -68,6 +84,7 @@ class RoundRecord:
     stage_round: int
     tables: tuple[TableRecord, ...]
     byes: tuple[str, ...] = ()
+    bye_points: bool = True
 
 
 @dataclass(frozen=True)
@@ -177,7 +194,8 @@ def match_results(rounds: Sequence[RoundRecord]) -> list[MatchResult]:
 
 
 def byes_of(rounds: Sequence[RoundRecord]) -> list[ByeAward]:
-    return [ByeAward(e, r.stage_round) for r in rounds for e in r.byes]
+    """The byes worth bye points (see `SCORED_BYES`)."""
+    return [ByeAward(e, r.stage_round) for r in rounds if r.bye_points for e in r.byes]
 
 
 def stage_standings(
@@ -203,17 +221,21 @@ def stage_standings(
 
 
 def start_plan(data: StageInput) -> dict[str, Any]:
-    """What a stage fixes when it starts (a round robin's whole schedule)."""
+    """What a stage fixes when it starts (a round robin's whole schedule: the tables of each
+    round and, in `byes`, who sits each round out within a group that still plays it)."""
     if data.format == stages.ROUND_ROBIN:
         groups = round_robin.make_groups(data.entrants, _int(data.params, "groups", 1, 1, 64))
         size = table_size(data.format, data.params)
         schedule: list[list[dict[str, Any]]] = []
+        byes: list[list[str]] = []
         for g, members in enumerate(groups, start=1):
             for r, rnd in enumerate(round_robin.group_schedule(members, size)):
                 while len(schedule) <= r:
                     schedule.append([])
+                    byes.append([])
                 schedule[r] += [{"group": g, "seats": list(t.seats)} for t in rnd.tables]
-        return {"groups": [list(g) for g in groups], "rounds": schedule}
+                byes[r] += list(rnd.byes)
+        return {"groups": [list(g) for g in groups], "rounds": schedule, "byes": byes}
     return {}
 
 
@@ -279,7 +301,10 @@ def _round_robin(data: StageInput) -> PlannedRound | None:
         # opponents are not robbed of the game); a table of withdrawn entries only is not played.
         if _active(seats, data):
             planned.append(PlannedTable(seats, group=int(item["group"])))
-    return PlannedRound(tuple(planned))
+    # Who sits this round out (a group of odd size, 1-v-1); a withdrawn entry is not listed.
+    byes = data.plan.get("byes", [])
+    sitting_out = _active(byes[index], data) if index < len(byes) else []
+    return PlannedRound(tuple(planned), tuple(sitting_out))
 
 
 def _table_elimination(data: StageInput) -> PlannedRound | None:
@@ -319,15 +344,30 @@ def _bracket_winners(data: StageInput) -> dict[str, str]:
 
 
 def _elimination_bracket(data: StageInput) -> PlannedRound | None:
-    progress = elimination.progress(_bracket(data), _bracket_winners(data))
+    bracket = _bracket(data)
+    progress = elimination.progress(bracket, _bracket_winners(data))
     if progress.champion is not None:
         return None
     ready = [m for m in progress.matches if m.status == elimination.READY]
     if not ready:
         return None
-    return PlannedRound(
-        tuple(PlannedTable((m.home, m.away), bracket_ref=m.id) for m in ready if m.home and m.away)
+    planned = tuple(PlannedTable((m.home, m.away), bracket_ref=m.id) for m in ready if m.home and m.away)
+    # The byes of this round: the entries that go on without playing through a walkover the
+    # last round's results decided (before the first round: the top seeds' first-round byes)
+    # and sit this round out (two byes may meet at once, in the next bracket round).
+    before = (
+        elimination.progress(bracket, _bracket_winners(replace(data, rounds=data.rounds[:-1])))
+        if data.rounds
+        else None
     )
+    known = {m.id for m in elimination.walkovers(before)} if before else set()
+    seated = {e for t in planned for e in t.seats}
+    byes = [
+        m.winner
+        for m in elimination.walkovers(progress)
+        if m.id not in known and m.winner and m.winner not in seated
+    ]
+    return PlannedRound(planned, tuple(_active(byes, data)))
 
 
 def _final_table(data: StageInput) -> PlannedRound | None:
@@ -376,7 +416,10 @@ DRIVERS = {
 
 def next_round(data: StageInput) -> PlannedRound | None:
     """The next round of the stage, or None when the stage is over."""
-    return DRIVERS[data.format](data)
+    planned = DRIVERS[data.format](data)
+    if planned is None:
+        return None
+    return replace(planned, bye_points=byes_score(data.format))
 
 
 # ---------------------------------------------------------------- rankings and advancement
@@ -446,3 +489,35 @@ def advancing(data: StageInput, name: str, ranking: Sequence[Sequence[str]]) -> 
         spec = stages.StageSpec(spec.name, spec.format, 1, spec.table_size, spec.rounds, spec.advancement)
         finished = finished[:1]
     return list(stages.seeds(stages.advancing(spec, finished)))
+
+
+# ---------------------------------------------------------------- the final ranking
+
+
+def _cross_group_key(row: StandingRow, config: StandingsConfig) -> tuple[float, ...]:
+    """What compares entries of the same place in different groups: points, then the
+    tiebreaks in order, but head-to-head (entries of different groups have not met)."""
+    return (row.points, *(row.value(c) for c in config.tiebreaks if c != HEAD_TO_HEAD))
+
+
+def stage_order(data: StageInput, ranking: Sequence[Sequence[str]]) -> list[str]:
+    """One order for a finished stage. A single ranking as it is; groups merged by place in
+    group (all group winners, then all runners-up, …), within a place by the stage's
+    standings criteria (points, then the tiebreaks but head-to-head), then group order."""
+    groups = [list(g) for g in ranking if g]
+    if len(groups) <= 1:
+        return groups[0] if groups else []
+    keys: dict[str, tuple[float, ...]] = {}
+    for members in groups:
+        for row in stage_standings(data, ids=members).rows:
+            keys[row.entry_id] = _cross_group_key(row, data.standings)
+    finished = [stages.GroupFinish(g, tuple(ids)) for g, ids in enumerate(groups, start=1)]
+    return list(stages.overall_order(finished, keys))
+
+
+def final_ranking(finished: Sequence[tuple[StageInput, Sequence[Sequence[str]]]]) -> list[str]:
+    """The tournament's final ranking from its finished stages (first stage first, each with
+    its ranking per group): everyone who played, the last stage's order first, then those
+    eliminated in each earlier stage, later stages ahead of earlier ones, each in its
+    stage's order (`stage_order`)."""
+    return list(stages.final_order([stage_order(data, ranking) for data, ranking in finished]))

@@ -463,7 +463,14 @@ def stage_input(tournament: Tournament, stage: Stage) -> formats.StageInput:
             )
             for t in rnd.tables.all()
         )
-        rounds.append(formats.RoundRecord(rnd.stage_round, tables, tuple(str(b) for b in rnd.byes)))
+        rounds.append(
+            formats.RoundRecord(
+                rnd.stage_round,
+                tables,
+                tuple(str(b) for b in rnd.byes),
+                bye_points=formats.byes_score(stage.format),
+            )
+        )
     entries = tournament.entries.all()
     return formats.StageInput(
         format=stage.format,
@@ -518,6 +525,7 @@ def _create_round(tournament: Tournament, stage: Stage, planned: formats.Planned
             "stage_round": stage_round,
             "tables": described,
             "byes": [int(b) for b in planned.byes],
+            "bye_points": planned.bye_points,  # whether the byes earn the standings' bye points
         },
         "system",
     )
@@ -609,7 +617,7 @@ def advance(tournament_id: int) -> int | None:
             log.record(tournament, log.STAGE_FINISHED, {"stage": stage.number, "ranking": ranking}, "system")
             following = tournament.stages.filter(number=stage.number + 1).first()
             if following is None:
-                _finish_tournament(tournament, ranking)
+                _finish_tournament(tournament)
                 return None
             entrants = formats.advancing(data, stage.name, ranking)
             eliminated = set(stage.entrants) - set(entrants)
@@ -623,7 +631,18 @@ def advance(tournament_id: int) -> int | None:
             _record_stage_started(tournament, stage, entrants)
 
 
-def _finish_tournament(tournament: Tournament, ranking: list[list[str]]) -> None:
+def final_ranking(tournament: Tournament) -> list[str]:
+    """The final ranking of everyone who played, from the finished stages' rankings: the last
+    stage's order first, then those eliminated in each earlier stage (later stages ahead of
+    earlier ones), within a stage by their standing in it (`formats.final_ranking`)."""
+    finished = [
+        (stage_input(tournament, stage), stage.ranking)
+        for stage in tournament.stages.filter(status=Stage.FINISHED).order_by("number")
+    ]
+    return formats.final_ranking(finished)
+
+
+def _finish_tournament(tournament: Tournament) -> None:
     from tournaments import projections
 
     tournament.status, tournament.finished_at = Tournament.FINISHED, timezone.now()
@@ -632,7 +651,7 @@ def _finish_tournament(tournament: Tournament, ranking: list[list[str]]) -> None
     log.record(
         tournament,
         log.FINISHED,
-        {"ranking": [e for group in ranking for e in group], "standings": standings.ranking()},
+        {"ranking": final_ranking(tournament), "standings": standings.ranking()},
         "system",
     )
 

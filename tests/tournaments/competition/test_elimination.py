@@ -21,6 +21,7 @@ from tournaments.competition.elimination import (
     first_round_byes,
     progress,
     single_elimination,
+    walkovers,
 )
 from tournaments.competition.errors import CompetitionError
 from tournaments.competition.tables import number_tables, snake, table_sizes
@@ -154,3 +155,27 @@ def test_elimination_by_tables_orders_advancers_by_placement() -> None:
     assert len(result.next_tables) == 1  # four fit one table: the final table
     with pytest.raises(CompetitionError):
         eliminate_by_tables(tables, outcomes[:1], 2)
+
+
+def test_walkovers_are_the_matches_an_entry_wins_against_nobody() -> None:
+    seeds = ids(6)  # a bracket of 8: seeds 1 and 2 have byes
+    bracket = double_elimination(seeds)
+    before = progress(bracket, {})
+    assert [(m.id, m.winner) for m in walkovers(before)] == [("W1-1", seeds[0]), ("W1-3", seeds[1])]
+    assert [m.id for m in walkovers(before)] == [m.id for m in before.matches if m.id in ("W1-1", "W1-3")]
+    # Round 1 is played: its losers meet nobody in the losers bracket's first round.
+    winners = {"W1-2": seeds[3], "W1-4": seeds[2]}
+    after = progress(bracket, winners)
+    assert [(m.id, m.winner) for m in walkovers(after)] == [
+        ("W1-1", seeds[0]),
+        ("W1-3", seeds[1]),
+        ("L1-1", seeds[4]),
+        ("L1-2", seeds[5]),
+    ]
+    assert all(m.status == WALKOVER for m in walkovers(after))
+    # A match between two byes is decided, but nobody goes on from it.
+    five = progress(double_elimination(ids(5)), {})  # seeds 1, 2, 3 have byes
+    both_byes = [m.id for m in five.matches if m.status == WALKOVER and m.winner is None]
+    assert both_byes == ["L1-2"]  # the losers of W1-3 and W1-4 (both byes)
+    assert [m.id for m in walkovers(five)] == ["W1-1", "W1-3", "W1-4"]
+    assert walkovers(progress(single_elimination(ids(8)), {})) == ()

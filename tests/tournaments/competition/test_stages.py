@@ -13,6 +13,8 @@ from tournaments.competition.stages import (
     StageSpec,
     advancing,
     check_chain,
+    final_order,
+    overall_order,
     seeds,
 )
 
@@ -58,3 +60,32 @@ def test_chain_checks() -> None:
         check_chain([GROUPS, PLAYOFFS], 5)
     with pytest.raises(CompetitionError):
         advancing(GROUPS, [GroupFinish(1, ("a",))])
+
+
+def test_overall_order_by_place_in_group_then_the_better_standing() -> None:
+    finished = [GroupFinish(1, ("a1", "a2", "a3", "a4")), GroupFinish(2, ("b1", "b2", "b3"))]
+    keys = {
+        "a1": (6, 2),
+        "b1": (6, 3),  # equal points: the first tiebreak decides
+        "a2": (3, 0),
+        "b2": (4, 0),  # more points first
+        "a3": (1, 5),
+        "b3": (1, 5),  # equal on everything: group order
+        "a4": (0, 0),
+    }
+    assert overall_order(finished, keys) == ("b1", "a1", "b2", "a2", "a3", "b3", "a4")
+    # Without keys, the groups' scores compare entries of the same place.
+    scored = [GroupFinish(1, ("a1", "a2"), (1, 5)), GroupFinish(2, ("b1", "b2"), (2, 5))]
+    assert overall_order(scored) == ("b1", "a1", "a2", "b2")
+    assert overall_order([GroupFinish(1, ("x", "y"))]) == ("x", "y")
+    with pytest.raises(CompetitionError):
+        overall_order([GroupFinish(1, ("x",)), GroupFinish(2, ("x",))])
+
+
+def test_final_order_last_stage_first_then_earlier_eliminations() -> None:
+    groups = ["a", "b", "c", "d", "e", "f", "g", "h"]
+    semis = ["c", "a", "e", "b"]
+    final = ["a", "c"]
+    assert final_order([groups, semis, final]) == ("a", "c", "e", "b", "d", "f", "g", "h")
+    assert final_order([["x", "y"]]) == ("x", "y")
+    assert final_order([]) == ()
