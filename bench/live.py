@@ -25,6 +25,7 @@ import contextlib
 import json
 import os
 import random
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -72,6 +73,10 @@ def prepare(database_url: str, redis_url: str) -> dict[str, str]:
         DATABASE_URL=parts._replace(path=f"/{DB_NAME}").geturl(),
         REDIS_URL=redis_parts._replace(path=f"/{REDIS_DB}").geturl(),
         ALLOWED_HOSTS="127.0.0.1,localhost",
+        # Measured as deployed: production settings (DEBUG off), plain ws:// on loopback.
+        CACHO_ENV=os.environ.get("BENCH_CACHO_ENV", "production"),
+        SECRET_KEY=secrets.token_urlsafe(50),
+        SECURE_SSL_REDIRECT="0",
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
     )
@@ -90,10 +95,9 @@ def prepare(database_url: str, redis_url: str) -> dict[str, str]:
 
 def setup_django(env: dict[str, str]) -> None:
     os.environ.update(
-        DATABASE_URL=env["DATABASE_URL"],
-        REDIS_URL=env["REDIS_URL"],
+        {key: env[key] for key in ("DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "CACHO_ENV", "SECRET_KEY")},
         DJANGO_SETTINGS_MODULE="tournaments.settings",
-        ALLOWED_HOSTS=env["ALLOWED_HOSTS"],
+        SECURE_SSL_REDIRECT="0",
     )
     import django
 
@@ -132,6 +136,8 @@ def processes(env: dict[str, str], servers: int, log_dir: Path) -> Any:
                         "warning",
                         "--ws-max-queue",
                         "256",
+                        "--ws-per-message-deflate",  # as deployed (deploy/Procfile)
+                        "false",
                     ],
                     cwd=ROOT,
                     env=env,
@@ -202,129 +208,227 @@ def make_matches(count: int, players: int, turn_seconds: int, prefix: str) -> li
 
 
 # ---------------------------------------------------------------- measured clients
+# The sockets are spread over client processes (one Python loop reading 600 sockets
+# would become the thing measured); every socket is connected and has its first state
+# before the clock starts. Times are `time.monotonic()`: one clock for every process.
+
+
+def clock() -> float:
+    return time.monotonic()
 
 
 class Table:
-    """One match: its sockets record when each event version reaches them."""
+    """One match as one client process sees it: when each version was caused by a command
+    sent from here, and when it reached each of this process's sockets."""
 
-    def __init__(self, match_id: str, sockets: int) -> None:
-        self.match_id = match_id
-        self.sockets = sockets
+    def __init__(self) -> None:
         self.sent: dict[int, float] = {}
         self.arrivals: dict[int, list[float]] = defaultdict(list)
         self.moves = 0
 
-    def latencies(self) -> list[float]:
-        out = []
-        for version, sent in self.sent.items():
-            seen = self.arrivals.get(version, [])
-            if len(seen) == self.sockets:
-                out.append((max(seen) - sent) * 1000)
-        return out
+
+class Run:
+    """What every socket of a client process shares: how many have their first state,
+    and the common start and stop once the parent says go."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.connected = 0
+        self.go = asyncio.Event()
+        self.start = 0.0
+        self.handshakes = asyncio.Semaphore(40)
+
+    @property
+    def stop(self) -> float:
+        return self.start + self.seconds
 
 
-async def player(url: str, cookie: str, table: Table, stop: float, seed: int) -> None:
+async def player(url: str, cookie: str, table: Table, run: Run, seed: int, think: float) -> None:
+    """A seat: knows whose turn it is from the event frames (`to_act`), asks for a state
+    (its legal moves) only on its own turn, thinks, then sends its command."""
     from websockets.asyncio.client import connect
 
     from cacho.live.bot import choose_command
 
     rng = random.Random(seed)
-    async with connect(
-        url, additional_headers={"Cookie": cookie}, origin="http://127.0.0.1", max_queue=None
-    ) as socket:
+    async with run.handshakes:  # a burst of hundreds of handshakes is not what is measured
+        socket = await connect(
+            url,
+            additional_headers={"Cookie": cookie},
+            origin="http://127.0.0.1",
+            max_queue=None,
+            open_timeout=60,
+        )
+        first = json.loads(await asyncio.wait_for(socket.recv(), 60))
+    async with socket:
+        run.connected += 1
+        me = first["d"]["viewer"]["player"]
+        await run.go.wait()
+        await asyncio.sleep(max(0.0, run.start - clock()))
         pending = False
-        async for raw in socket:
-            now = time.perf_counter()
+        waiting_state = True
+        await socket.send('{"t":"state"}')
+        to_act: str | None = None
+        while clock() < run.stop:
+            try:
+                raw = await asyncio.wait_for(socket.recv(), timeout=max(0.05, run.stop - clock()))
+            except TimeoutError:
+                return
+            now = clock()
             frame = json.loads(raw)
             kind = frame.get("t")
             if "v" in frame and kind not in ("state", "ack"):
                 table.arrivals[frame["v"]].append(now)
-            if now > stop:
-                return
-            if kind == "state":
+                if "to_act" in frame:
+                    to_act = frame["to_act"]
+                    if to_act == me and not pending and not waiting_state:
+                        waiting_state = True
+                        await socket.send('{"t":"state"}')
+            elif kind == "state":
+                waiting_state = False
                 if frame["d"]["status"] != "live":
                     return
                 command = choose_command(frame["d"], rng)
-                if command is not None and not pending:
-                    pending = True
-                    table.sent[frame["v"] + 1] = time.perf_counter()
-                    await socket.send(
-                        json.dumps(
-                            {"t": "command", "id": f"{seed}-{frame['v']}", "v": frame["v"], "d": command}
-                        )
-                    )
+                if command is None or pending:
+                    continue
+                if think:
+                    await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                if clock() >= run.stop:
+                    return
+                pending = True
+                table.sent[frame["v"] + 1] = clock()
+                await socket.send(
+                    json.dumps({"t": "command", "id": f"{seed}-{frame['v']}", "v": frame["v"], "d": command})
+                )
             elif kind == "ack":
                 pending = False
                 if frame["ok"]:
                     table.moves += 1
-                await socket.send('{"t":"state"}')
-            elif "v" in frame and not pending:
-                await socket.send('{"t":"state"}')
+                # Refused (the match moved while thinking), or my own move made it my turn
+                # again (a lost dudo: the loser starts): look at the table again.
+                if (not frame["ok"] or to_act == me) and not waiting_state:
+                    waiting_state = True
+                    await socket.send('{"t":"state"}')
 
 
-async def watcher(url: str, table: Table, stop: float, ready: asyncio.Event | None = None) -> None:
+async def watcher(url: str, table: Table, run: Run) -> None:
     from websockets.asyncio.client import connect
 
-    async with connect(url, origin="http://127.0.0.1", max_queue=None) as socket:
-        if ready is not None:
-            ready.set()
-        while time.perf_counter() < stop:
+    async with run.handshakes:
+        socket = await connect(url, origin="http://127.0.0.1", max_queue=None, open_timeout=60)
+        await asyncio.wait_for(socket.recv(), 60)  # the first state
+    async with socket:
+        run.connected += 1
+        await run.go.wait()
+        stop = run.stop + 2  # the last commands' events still count
+        while clock() < stop:
             try:
-                raw = await asyncio.wait_for(socket.recv(), timeout=max(0.1, stop - time.perf_counter()))
+                raw = await asyncio.wait_for(socket.recv(), timeout=max(0.05, stop - clock()))
             except TimeoutError:
                 return
             frame = json.loads(raw)
             if "v" in frame and frame.get("t") not in ("state", "ack"):
-                table.arrivals[frame["v"]].append(time.perf_counter())
+                table.arrivals[frame["v"]].append(clock())
 
 
-async def run_tables(
-    urls: list[str], made: list[tuple[str, list[str]]], spectators: int, seconds: float
-) -> tuple[list[Table], float]:
-    tables = []
-    tasks = []
-    start = time.perf_counter()
-    stop = start + seconds
-    for number, (match_id, cookies) in enumerate(made):
-        table = Table(match_id, len(cookies) + spectators)
-        tables.append(table)
-        for seat, cookie in enumerate(cookies):
-            url = f"{urls[(number + seat) % len(urls)]}/ws/matches/{match_id}/"
-            tasks.append(player(url, cookie, table, stop, number * 10 + seat))
-        for extra in range(spectators):
-            url = f"{urls[(number + extra) % len(urls)]}/ws/matches/{match_id}/"
-            tasks.append(watcher(url, table, stop + 1))
-    await asyncio.gather(*tasks, return_exceptions=True)
-    return tables, time.perf_counter() - start
+# A socket: (table key, url, session cookie or None for a spectator, seed)
+Socket = tuple[str, str, str | None, int]
 
 
-async def broadcast(
-    urls: list[str], match: tuple[str, list[str]], spectators: int, seconds: float
-) -> list[float]:
-    match_id, cookies = match
-    table = Table(match_id, spectators)
-    stop = time.perf_counter() + seconds + 30
-    ready = [asyncio.Event() for _ in range(spectators)]
-    watchers = [
-        asyncio.ensure_future(watcher(f"{urls[i % len(urls)]}/ws/matches/{match_id}/", table, stop, ready[i]))
-        for i in range(spectators)
+def client_process(sockets: list[Socket], think: float, seconds: float, channel: Any) -> None:
+    """One client process: connect every socket, say ready, wait for the common start,
+    play or watch for `seconds`, send back (sent, arrivals, moves) per table."""
+    ready, go, start_at, out = channel
+
+    async def main() -> dict[str, Any]:
+        run = Run(seconds)
+        tables: dict[str, Table] = defaultdict(Table)
+
+        async def socket_task(key: str, url: str, cookie: str | None, seed: int) -> None:
+            if cookie is None:
+                await watcher(url, tables[key], run)
+            else:
+                await player(url, cookie, tables[key], run, seed, think)
+
+        async def starter() -> None:
+            deadline = clock() + 120
+            while run.connected < len(sockets) and clock() < deadline:
+                await asyncio.sleep(0.05)
+            ready.put(run.connected)
+            await asyncio.get_running_loop().run_in_executor(None, go.wait)
+            run.start = start_at.value
+            run.go.set()
+
+        results = await asyncio.wait_for(
+            asyncio.gather(starter(), *(socket_task(*item) for item in sockets), return_exceptions=True),
+            seconds + 240,
+        )
+        errors = [repr(item) for item in results if isinstance(item, BaseException)]
+        return {
+            "tables": {key: (table.sent, dict(table.arrivals), table.moves) for key, table in tables.items()},
+            "errors": errors[:3],
+            "error_count": len(errors),
+        }
+
+    out.put(asyncio.run(main()))
+
+
+def run_clients(
+    sockets: list[Socket], expected: dict[str, int], clients: int, think: float, seconds: float
+) -> dict[str, Any]:
+    """Spread `sockets` over `clients` processes (a table's sockets may land in several);
+    returns the merged latencies (command sent → the event at every one of the table's
+    `expected[table]` sockets), deliveries (command → each socket), moves and errors."""
+    import multiprocessing
+
+    from django.db import connections
+
+    connections.close_all()
+    context = multiprocessing.get_context("fork")
+    ready, out = context.Queue(), context.Queue()
+    go, start_at = context.Event(), context.Value("d", 0.0)
+    shares = [sockets[index::clients] for index in range(clients)]
+    workers = [
+        context.Process(target=client_process, args=(share, think, seconds, (ready, go, start_at, out)))
+        for share in shares
     ]
-    await asyncio.wait_for(asyncio.gather(*(event.wait() for event in ready)), 60)
-    await asyncio.sleep(1)
-    play_stop = time.perf_counter() + seconds
-    moves = Table(match_id, 0)  # the players' send times; arrivals counted at the spectators
-    players = [
-        player(f"{urls[0]}/ws/matches/{match_id}/", cookie, moves, play_stop, seat)
-        for seat, cookie in enumerate(cookies)
-    ]
-    await asyncio.gather(*players, return_exceptions=True)
-    await asyncio.sleep(2)
-    for task in watchers:
-        task.cancel()
-    deliveries = []
-    for version, sent in moves.sent.items():
-        deliveries += [(moment - sent) * 1000 for moment in table.arrivals.get(version, [])]
-    return deliveries
+    for worker in workers:
+        worker.start()
+    connected = sum(ready.get(timeout=180) for _ in workers)
+    start_at.value = clock() + 0.5
+    go.set()
+    parts = [out.get(timeout=seconds + 300) for _ in workers]
+    for worker in workers:
+        worker.join(timeout=10)
+        if worker.is_alive():
+            worker.kill()
+    sent: dict[str, dict[int, float]] = defaultdict(dict)
+    arrivals: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    moves = 0
+    errors: list[str] = []
+    for part in parts:
+        errors += part["errors"]
+        for key, (table_sent, table_arrivals, table_moves) in part["tables"].items():
+            sent[key].update(table_sent)
+            for version, moments in table_arrivals.items():
+                arrivals[key][version] += moments
+            moves += table_moves
+    latencies, deliveries = [], []
+    for key, table_sent in sent.items():
+        for version, moment in table_sent.items():
+            seen = arrivals[key].get(version, [])
+            deliveries += [(arrival - moment) * 1000 for arrival in seen]
+            if len(seen) == expected[key]:
+                latencies.append((max(seen) - moment) * 1000)
+    return {
+        "latencies": latencies,
+        "deliveries": deliveries,
+        "moves": moves,
+        "connected": connected,
+        "sockets": len(sockets),
+        "errors": errors,
+        "error_count": sum(part["error_count"] for part in parts),
+    }
 
 
 # ---------------------------------------------------------------- baselines
@@ -368,15 +472,16 @@ async def redis_pubsub(url: str, rounds: int = 2000) -> list[float]:
     return out
 
 
-def timer_lateness() -> list[float]:
-    """Recorded time of each timed-out move minus the deadline it was made for."""
+def timer_lateness(since_ms: float) -> list[float]:
+    """Recorded time of each timed-out move minus the deadline it was made for, for the
+    deadlines after `since_ms` (earlier ones were due before the worker had started)."""
     from cacho.models import Event
 
     late = []
     previous: dict[str, int] = {}
     for event in Event.objects.order_by("stream_id", "version").iterator():
         key = str(event.stream_id)
-        if event.payload.get("timed_out") and key in previous:
+        if event.payload.get("timed_out") and key in previous and previous[key] >= since_ms:
             late.append(event.recorded_at.timestamp() * 1000 - previous[key])
         deadline = event.metadata.get("deadline")
         if deadline is not None:
@@ -403,6 +508,10 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--clients", type=int, default=2, help="client processes holding the sockets")
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="a bot's mean thinking time per move, seconds (0: none)"
+    )
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     env = prepare(os.environ["DATABASE_URL"], os.environ["REDIS_URL"])
@@ -413,23 +522,49 @@ def main() -> None:
     lines.append(f"- baseline, raw websockets echo round trip: {figures(echo)}")
     lines.append(f"- baseline, Redis pub/sub round trip: {figures(pubsub)}")
     made = make_matches(args.matches, 4, 30, "m")
-    lone = make_matches(1, 2, 30, "b")[0]
+    lone = make_matches(1, 4, 30, "b")[0]
     timed = make_matches(10, 2, 1, "t")  # nobody plays these: every turn is a timeout
     with tempfile.TemporaryDirectory() as logs, processes(env, args.servers, Path(logs)) as urls:
-        tables, elapsed = asyncio.run(run_tables(urls, made, 2, args.seconds))
-        latencies = [value for table in tables for value in table.latencies()]
-        moves = sum(table.moves for table in tables)
+        measured_from_ms = time.time() * 1000 + 2000  # the worker and beat are up by then
+        sockets: list[Socket] = []
+        expected: dict[str, int] = {}
+        for number, (match_id, cookies) in enumerate(made):
+            path = f"/ws/matches/{match_id}/"
+            for seat, cookie in enumerate(cookies):
+                sockets.append(
+                    (match_id, urls[(number + seat) % len(urls)] + path, cookie, number * 10 + seat)
+                )
+            for extra in range(2):
+                sockets.append((match_id, urls[(number + extra) % len(urls)] + path, None, 0))
+            expected[match_id] = len(cookies) + 2
+        table_run = run_clients(sockets, expected, args.clients, args.think, args.seconds)
         lines.append(
-            f"- {args.matches} matches x (4 bots + 2 spectators), {args.servers} uvicorn processes: "
-            f"command to every socket {figures(latencies)}; {moves / elapsed:,.0f} moves/s"
+            f"- {args.matches} matches x (4 bots + 2 spectators) = {table_run['sockets']} sockets on "
+            f"{args.servers} uvicorn processes, bots thinking {args.think:g} s ± 50 % per move: command to "
+            f"every socket of the match {figures(table_run['latencies'])}; "
+            f"{table_run['moves'] / args.seconds:,.0f} moves/s; socket errors {table_run['error_count']}"
         )
-        deliveries = asyncio.run(broadcast(urls, lone, args.spectators, min(args.seconds, 10)))
+        match_id, cookies = lone
+        path = f"/ws/matches/{match_id}/"
+        crowd: list[Socket] = [
+            (match_id, urls[i % len(urls)] + path, None, 0) for i in range(args.spectators)
+        ]
+        crowd += [(match_id, urls[0] + path, cookie, 900 + seat) for seat, cookie in enumerate(cookies)]
+        crowd_run = run_clients(
+            crowd, {match_id: len(crowd)}, args.clients, args.think, min(args.seconds, 15)
+        )
         lines.append(
-            f"- one match watched by {args.spectators} spectators: command to each spectator "
-            f"{figures(deliveries)}"
+            f"- one match (4 bots) watched by {args.spectators} spectators: command to each socket "
+            f"{figures(crowd_run['deliveries'])}; to the last socket {figures(crowd_run['latencies'])}"
         )
-        late = timer_lateness()
-        lines.append(f"- turn timers (Celery ETA + beat sweep), fire time minus deadline: {figures(late)}")
+        late = timer_lateness(measured_from_ms)
+        lines.append(
+            "- turn timers (Celery ETA + beat sweep) during both runs, fire time minus deadline: "
+            f"{figures(late)}"
+        )
+        for label, result in (("tables", table_run), ("crowd", crowd_run)):
+            if result["errors"]:
+                print(f"{label}: socket errors, e.g. {result['errors']}", file=sys.stderr)
     del timed
     print("\n".join(lines))
     if not args.no_write:

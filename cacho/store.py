@@ -1,8 +1,8 @@
 """The event store: an append-only, hash-chained log of every match's events.
 
 Global order. Every append takes one transaction-level advisory lock
-(`pg_advisory_xact_lock(APPEND_LOCK)`) right before it inserts, and holds it until
-commit. Global positions (a bigserial) are therefore handed out *and committed* in
+(`pg_advisory_xact_lock(APPEND_LOCK)`) once it holds its match row, right before it
+inserts, and holds it until commit. Global positions (a bigserial) are therefore handed out *and committed* in
 the same order: a reader of `read_all_after(position)` can never see position 12
 committed while 11 is still in flight and skip it forever. The cost: appends to
 different streams serialise for the length of their insert + commit (the decide
@@ -21,12 +21,14 @@ recomputes it.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
 from django.db import connection
 
 from cacho.models import Event, Match
@@ -91,19 +93,51 @@ class NewEvent:
     command_id: str | None = None
 
 
+@dataclass(slots=True)
+class AppendedEvent:
+    """An event as it was just stored: the attributes of `cacho.models.Event` that readers
+    use, without a model instance's construction cost on the write path."""
+
+    stream_id: Any
+    version: int
+    type: str
+    schema_version: int
+    payload: dict[str, Any]
+    metadata: dict[str, Any]
+    command_id: str | None
+    recorded_at: dt.datetime
+    hash: str
+    position: int | None = None
+
+    def as_model(self) -> Event:
+        return Event(
+            stream_id=self.stream_id,
+            version=self.version,
+            type=self.type,
+            schema_version=self.schema_version,
+            payload=self.payload,
+            metadata=self.metadata,
+            command_id=self.command_id,
+            recorded_at=self.recorded_at,
+            hash=self.hash,
+        )
+
+
+StoredEvent = Event | AppendedEvent  # what readers of an event accept
+
+
 def append(
     match: Match, events: Sequence[NewEvent], recorded_at: dt.datetime, match_fields: Sequence[str] = ()
-) -> list[Event]:
+) -> list[AppendedEvent]:
     """Insert `events` after `match.version` and save the match row's new head.
 
-    Runs inside the caller's transaction. The match row is updated only if it is still at
-    `match.version` (else `StaleStream`, nothing written): the optimistic fast path relies on
-    it, the locked path holds the row already. `match.version` and `match.last_hash` advance;
-    `match_fields` are saved with them. On PostgreSQL the row update also takes the global
-    append lock (one round trip), then the events are inserted; UNIQUE(stream, version)
-    backs both up."""
+    Inside the caller's transaction if there is one, else as its own (PostgreSQL: one
+    statement). The match row is updated only if it is still at `match.version` (else
+    `StaleStream`, nothing written): the optimistic fast path relies on it, the locked path
+    holds the row already. `match.version` and `match.last_hash` advance; `match_fields`
+    are saved with them. UNIQUE(stream, version) backs the version check up."""
     previous = match.last_hash
-    rows: list[Event] = []
+    rows: list[AppendedEvent] = []
     stream = str(match.pk)
     for offset, new in enumerate(events):
         version = match.version + 1 + offset
@@ -111,44 +145,35 @@ def append(
             previous, stream, version, new.type, SCHEMA_VERSION, new.payload, new.metadata, recorded_at
         )
         rows.append(
-            Event(
-                stream_id=match.pk,
-                version=version,
-                type=new.type,
-                schema_version=SCHEMA_VERSION,
-                payload=new.payload,
-                metadata=new.metadata,
-                command_id=new.command_id,
-                recorded_at=recorded_at,
-                hash=digest,
+            AppendedEvent(
+                match.pk,
+                version,
+                new.type,
+                SCHEMA_VERSION,
+                new.payload,
+                new.metadata,
+                new.command_id,
+                recorded_at,
+                digest,
             )
         )
         previous = digest
+    if not rows:
+        raise ValueError("an append needs at least one event")
     base_version = match.version
     match.version += len(rows)
     match.last_hash = previous
     names = ["version", "last_hash", *(name for name in match_fields if name not in ("version", "last_hash"))]
     if connection.vendor == "postgresql":
-        columns = [Match._meta.get_field(name).column for name in names]
-        values = [
-            Match._meta.get_field(name).get_db_prep_save(getattr(match, name), connection) for name in names
-        ]
-        assignments = ", ".join(f'"{column}" = %s' for column in columns)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f'UPDATE "cacho_match" SET {assignments} WHERE "id" = %s AND "version" = %s '
-                "AND pg_advisory_xact_lock(%s) IS NOT NULL",
-                [*values, match.pk, base_version, APPEND_LOCK],
-            )
-            updated = cursor.rowcount
-            if updated == 1:
-                _insert(cursor, rows)
+        updated = _append_postgresql(match, base_version, names, rows)
     else:
         updated = Match.objects.filter(pk=match.pk, version=base_version).update(
             **{name: getattr(match, name) for name in names}
         )
         if updated == 1:
-            Event.objects.bulk_create(rows)
+            stored = Event.objects.bulk_create([row.as_model() for row in rows])
+            for row, model in zip(rows, stored, strict=True):
+                row.position = model.position
     if updated != 1:
         match.version = base_version
         raise StaleStream(base_version)
@@ -159,16 +184,52 @@ class StaleStream(Exception):
     """The stream is no longer at the version the append was built on (nothing was written)."""
 
 
-INSERT_COLUMNS = (
-    '"stream_id", "version", "type", "schema_version", "payload", "metadata", "command_id", '
-    '"recorded_at", "hash"'
+EVENT_COLUMNS = (
+    "stream_id",
+    "version",
+    "type",
+    "schema_version",
+    "payload",
+    "metadata",
+    "command_id",
+    "recorded_at",
+    "hash",
+)
+EVENT_VALUE = (
+    "(%s::uuid, %s::int, %s::text, %s::int, %s::jsonb, %s::jsonb, %s::text, %s::timestamptz, %s::text)"
 )
 
 
-def _insert(cursor: Any, rows: list[Event]) -> None:
-    """One multi-row INSERT … RETURNING position (PostgreSQL), without the ORM's overhead."""
-    placeholders = ", ".join(["(%s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s)"] * len(rows))
-    params: list[Any] = []
+@functools.lru_cache(maxsize=64)
+def _append_sql(names: tuple[str, ...], count: int) -> str:
+    fields = [Match._meta.get_field(name) for name in names]
+    assignments = ", ".join(f'"{field.column}" = %s::{field.db_type(connection)}' for field in fields)
+    values = ", ".join([EVENT_VALUE] * count)
+    columns = ", ".join(f'"{column}"' for column in EVENT_COLUMNS)
+    return (
+        f'WITH head AS (UPDATE "cacho_match" SET {assignments} WHERE "id" = %s::uuid AND "version" = %s::int '
+        "RETURNING pg_advisory_xact_lock(%s::bigint)::text AS locked) "
+        f'INSERT INTO "cacho_event" ({columns}) SELECT fresh.* FROM head, (VALUES {values}) AS fresh '
+        'RETURNING "position"'
+    )
+
+
+def _append_postgresql(
+    match: Match, base_version: int, names: Sequence[str], rows: list[AppendedEvent]
+) -> int:
+    """The head update and the event rows in one statement: outside a transaction it is its
+    own (one round trip, one commit). The global append lock is taken in the UPDATE's
+    RETURNING, that is only once the match row is locked: a writer never waits for a row
+    lock while holding the global lock (no deadlock with the locked path), and the
+    positions (drawn while inserting, after the head row is returned) are handed out under
+    it. No row updated (the stream moved on): nothing inserted, 0 returned.
+
+    Sent with server-side binding as a prepared statement (psycopg prepares it on first
+    use per connection and shape): the JSON travels as parameters, not quoted into SQL."""
+    fields = [Match._meta.get_field(name) for name in names]
+    sql = _append_sql(tuple(names), len(rows))
+    params: list[Any] = [field.get_db_prep_save(getattr(match, field.name), connection) for field in fields]
+    params += [match.pk, base_version, APPEND_LOCK]
     for row in rows:
         params += [
             row.stream_id,
@@ -181,11 +242,13 @@ def _insert(cursor: Any, rows: list[Event]) -> None:
             row.recorded_at,
             row.hash,
         ]
-    cursor.execute(
-        f'INSERT INTO "cacho_event" ({INSERT_COLUMNS}) VALUES {placeholders} RETURNING "position"', params
-    )
-    for row, (position,) in zip(rows, cursor.fetchall(), strict=True):
+    connection.ensure_connection()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, params, prepare=True)
+        positions = cursor.fetchall()
+    for row, (position,) in zip(rows, positions, strict=False):
         row.position = position
+    return 1 if len(positions) == len(rows) else 0
 
 
 def read_stream(match_id: Any, after: int = 0, limit: int | None = None) -> list[Event]:

@@ -116,6 +116,8 @@ if CONFIG.redis_url:
                 # consumers (pitfalls.md, channels_redis#422). redis is also pinned <8.
                 "hosts": [{"address": CONFIG.redis_url, "socket_timeout": None}],
                 "prefix": "cacho",
+                # One channel per server process carries every match it serves (cacho.live.hub).
+                "channel_capacity": {"hub.*": 5000},
             },
         }
     }

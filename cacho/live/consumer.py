@@ -1,20 +1,29 @@
 """`/ws/matches/<id>/`: one socket per viewer of a match (docs/live.md).
 
 A thin consumer: it turns frames into calls of the match service (the one write
-path) and events into viewer-filtered frames. The channel layer only says "the
-match moved to version N"; the consumer reads the events from the store, so a lost
-notice costs latency, never correctness.
+path) and events into viewer-filtered frames. A notice says "the match moved to
+version N" and carries the new events; a socket that is not exactly one step behind
+reads the store instead, so a lost notice costs latency, never correctness. Notices
+reach the socket through its process's hub (cacho.live.hub), not a channel of its own.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import uuid
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 
 from cacho.live import reads
+from cacho.live.hub import Inbox, hub_for
 from cacho.live.protocol import (
     CommandFrame,
     FrameError,
@@ -37,6 +46,26 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     match_id: str
     connection: reads.Connection
     sent_version: int = 0
+    seats: list[dict[str, Any]] | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """As AsyncConsumer's, but group messages come from the process's hub (cacho.live.hub)
+        into this socket's inbox: no channel-layer channel of its own."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer()
+        self.channel_name = f"socket.{uuid.uuid4().hex}"  # names its presence row
+        self.inbox: Inbox = asyncio.Queue()
+        self.base_send = send
+        with contextlib.suppress(StopConsumer):
+            await await_many_dispatch([receive, self.inbox.get], self.dispatch)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Without AsyncConsumer's database-connection check per message: the handlers that
+        # touch the database go through database_sync_to_async, which does it.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.match_id = str(self.scope["url_route"]["kwargs"]["match_id"])
@@ -50,7 +79,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         self.connection = connection
         self.match_id = connection.match_id
-        await self.channel_layer.group_add(group_name(self.match_id), self.channel_name)
+        await hub_for(self.channel_layer).join(group_name(self.match_id), self.inbox)
         await self.accept()
         await self._send_state()
         if connection.seat is not None:
@@ -59,7 +88,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "connection"):
             return
-        await self.channel_layer.group_discard(group_name(self.match_id), self.channel_name)
+        await hub_for(self.channel_layer).leave(group_name(self.match_id), self.inbox)
         await database_sync_to_async(reads.close_connection)(self.channel_name)
         if self.connection.seat is not None:
             await self._announce_presence()
@@ -93,7 +122,8 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         outcome = await database_sync_to_async(reads.submit_command)(
             self.match_id, seat, frame.payload, frame.command_id, frame.expected_version
         )
-        await self._catch_up()
+        if not await self._send_wire(outcome.wire, outcome.version):
+            await self._catch_up()
         if outcome.ok:
             await self._send(ack_ok(frame.command_id, outcome.version, outcome.repeated))
         else:
@@ -105,14 +135,11 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         version = int(message.get("version", 0))
         if version <= self.sent_version:
             return
-        wire = message.get("events") or []
-        if wire and wire[0]["v"] == self.sent_version + 1 and wire[-1]["v"] == version:
-            # Up to date: render the events carried by the notice, no store read.
-            for frame in reads.frames_from_wire(self.connection, wire):
-                await self._send(frame)
-            self.sent_version = version
-            return
-        await self._catch_up()
+        if not await self._send_wire(message.get("events") or [], version):
+            await self._catch_up()
+
+    async def match_seats(self, message: dict[str, Any]) -> None:
+        self.seats = None  # read again with the next state
 
     async def match_presence(self, message: dict[str, Any]) -> None:
         await self._send({"t": "presence", "d": message["presence"]})
@@ -122,8 +149,22 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def _send(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=reads.dumps(frame))
 
+    async def _send_wire(self, wire: list[dict[str, Any]], version: int) -> bool:
+        """Up to date: render the events that came with a notice or an acknowledgement, no
+        store read. False when they do not follow what this socket has (it must catch up)."""
+        if version <= self.sent_version:
+            return True
+        if not wire or wire[0]["v"] != self.sent_version + 1 or wire[-1]["v"] != version:
+            return False
+        for text in reads.frames_from_wire(self.connection, wire):
+            await self.send(text_data=text)
+        self.sent_version = version
+        return True
+
     async def _send_state(self) -> None:
-        version, frame = await database_sync_to_async(reads.state_frame)(self.match_id, self.connection)
+        version, frame, self.seats = await database_sync_to_async(reads.state_frame)(
+            self.match_id, self.connection, self.seats
+        )
         self.sent_version = version
         await self._send(frame)
 
@@ -143,6 +184,6 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """Players coming and going are announced; a spectator is only counted (announcing
         each of 500 spectators to the 499 others would flood the channel layer)."""
         presence = await database_sync_to_async(reads.presence)(self.match_id)
-        await self.channel_layer.group_send(
-            group_name(self.match_id), {"type": "match.presence", "presence": presence}
-        )
+        group = group_name(self.match_id)
+        message = {"type": "match.presence", "group": group, "presence": presence}
+        await self.channel_layer.group_send(group, message)

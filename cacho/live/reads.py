@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +18,7 @@ from cacho.engine.viewer import Viewer
 from cacho.live.models import LiveConnection
 from cacho.models import Match, Seat
 from cacho.services import matches
-from cacho.services.presentation import event_json, frame_from_wire, match_json
+from cacho.services.presentation import event_json, frame_from_wire, match_json, seats_json, wire_event
 from cacho.store import read_stream
 
 # Further behind than this, a client gets a full state instead of the events it missed.
@@ -43,6 +44,8 @@ class CommandOutcome:
     code: str = ""
     message: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    # The new events' wire form: the sender's socket renders them without reading the store.
+    wire: list[dict[str, Any]] = field(default_factory=list)
 
 
 def dumps(frame: dict[str, Any]) -> str:
@@ -96,13 +99,17 @@ def presence(match_id: str) -> dict[str, Any]:
     return {"players": seats, "spectators": sum(1 for name in rows if not name)}
 
 
-def state_frame(match_id: str, connection: Connection) -> tuple[int, dict[str, Any]]:
+def state_frame(
+    match_id: str, connection: Connection, seats: list[dict[str, Any]] | None = None
+) -> tuple[int, dict[str, Any], list[dict[str, Any]]]:
+    """(version, the state frame, the seats): one query when the socket has the seats
+    (they change only when someone takes a seat, which the group is told)."""
     match = Match.objects.get(pk=match_id)
-    return match.version, {
-        "t": "state",
-        "v": match.version,
-        "d": match_json(match, connection.viewer, connection.user_id),
-    }
+    if seats is None:
+        seats = seats_json(match, connection.user_id)
+    shown = match_json(match, connection.viewer, connection.user_id, seats)
+    frame = {"t": "state", "v": match.version, "d": shown}
+    return match.version, frame, seats
 
 
 def frames_after(
@@ -120,9 +127,42 @@ def frames_after(
     return [event_json(event, game, state, connection.viewer) for event in events], events[-1].version
 
 
-def frames_from_wire(connection: Connection, wire: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The events of a notice as this viewer may see them (pure: no database)."""
-    return [frame_from_wire(item, connection.game, connection.seating, connection.viewer) for item in wire]
+def frames_from_wire(connection: Connection, wire: list[dict[str, Any]]) -> list[str]:
+    """The events of a notice as this viewer may see them, serialised (pure: no database).
+
+    Every spectator of a match (and every referee) receives the same text: it is cut and
+    serialised once per process, not once per socket."""
+    viewer = connection.viewer
+    shared = viewer.player is None
+    out = []
+    for item in wire:
+        key = (connection.match_id, item["v"], item["hash"], viewer.kind)
+        text = SHARED_FRAMES.get(key) if shared else None
+        if text is None:
+            text = dumps(frame_from_wire(item, connection.game, connection.seating, viewer))
+            if shared:
+                SHARED_FRAMES.put(key, text)
+        out.append(text)
+    return out
+
+
+class _FrameMemo:
+    """A small LRU of serialised frames (the event hash in the key: never a stale frame)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._items: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self.size = size
+
+    def get(self, key: tuple[Any, ...]) -> str | None:
+        return self._items.get(key)
+
+    def put(self, key: tuple[Any, ...], text: str) -> None:
+        self._items[key] = text
+        if len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+
+SHARED_FRAMES = _FrameMemo()
 
 
 def submit_command(
@@ -144,4 +184,5 @@ def submit_command(
         return CommandOutcome(False, code="match-not-found", message="no such match")
     except IntegrityError:
         return CommandOutcome(False, code="version-conflict", message="the match moved on")
-    return CommandOutcome(True, version=result.version, repeated=result.repeated)
+    wire = [] if result.repeated else [wire_event(event) for event in result.events]
+    return CommandOutcome(True, version=result.version, repeated=result.repeated, wire=wire)

@@ -23,7 +23,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import IntegrityError, close_old_connections, connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from cacho import fairness
@@ -32,11 +32,19 @@ from cacho.engine.games import DiceNeeded, Game, game_for
 from cacho.models import DiceSeed, Event, Match, Seat
 from cacho.services import presentation
 from cacho.services.dispatch import DISPATCH
-from cacho.store import NewEvent, StaleStream, append, canonical_json, read_stream
+from cacho.store import AppendedEvent, NewEvent, StaleStream, StoredEvent, append, canonical_json, read_stream
 
 logger = logging.getLogger(__name__)
 
 SERVER = "server"
+# After-commit work is held back this long (seconds) so that a newer version of the same
+# match replaces it (see services.dispatch). Projections lag by at most PROJECTION_HOLD.
+# A turn's Celery timer needs to reach the broker well before its deadline, not at once:
+# held TIMER_HOLD (less when the deadline is nearer), a turn played within it never costs
+# a broker publish (~0.6 ms of CPU, more than the append); the sweep covers a process that
+# dies meanwhile.
+PROJECTION_HOLD = 0.05
+TIMER_HOLD = 2.0
 
 
 class VersionConflict(Exception):
@@ -55,7 +63,7 @@ class MatchNotFound(Exception):
 class Result:
     match_id: Any
     version: int
-    events: list[Event]
+    events: Sequence[StoredEvent]
     repeated: bool = False
 
 
@@ -89,15 +97,20 @@ class _StateCache:
                 self._items.move_to_end(key)
             return item
 
-    def put(self, key: str, version: int, state: Any, row: Match | None = None) -> None:
-        """Remember the state at `version` (and the match row as it is at that version)."""
+    def put(
+        self, key: str, version: int, state: Any, row: Match | None = None, *, own_row: bool = False
+    ) -> None:
+        """Remember the state at `version` (and the match row as it is at that version;
+        copied unless `own_row` says the caller hands over a private copy)."""
         with self._lock:
             current = self._items.get(key)
             if current is not None and current[0] > version:
                 return
             if row is None and current is not None and current[0] == version:
                 row = current[2]
-            self._items[key] = (version, state, copy.copy(row) if row is not None else None)
+            if row is not None and not own_row:
+                row = copy.copy(row)
+            self._items[key] = (version, state, row)
             self._items.move_to_end(key)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
@@ -148,6 +161,8 @@ class _Batch:
     command_id: str | None
     pending: list[NewEvent] = field(default_factory=list)
     seeds: dict[str, DiceSeed] = field(default_factory=dict)
+    new_seeds: set[str] = field(default_factory=set)
+    reveals: list[tuple[str, NewEvent]] = field(default_factory=list)
 
     def run(self, step: Any, actor: str | None = None) -> None:
         """Apply a command (or a DiceNeeded, rolled here) and append its events to the batch."""
@@ -191,47 +206,74 @@ class _Batch:
             self.run(need, SERVER)
 
     def _roll(self, need: DiceNeeded) -> tuple[Any, dict[str, Any]]:
-        """Dice from the scope's seed: a new seed (one INSERT, already counting these dice),
-        or the next dice of the committed one (one UPDATE)."""
+        """Dice from the scope's seed: a new one (drawn here, inserted at commit, already
+        counting these dice), or the next dice of the committed one (its count is
+        advanced at commit)."""
         scope = need.scope or self.game.dice_scope(self.state)
         if scope is None:
             raise RuleError("no-turn-in-progress", "nobody is on turn")
         seed = self.seeds.get(scope)
         if seed is None and self.match.pending_scope == scope:
+            # Read outside any lock: if the stream moves meanwhile, the append fails on its
+            # version and this count is never written.
             seed = DiceSeed.objects.get(match=self.match, scope=scope)
         if seed is None:
             value = fairness.new_seed()
             seed = DiceSeed(match=self.match, scope=scope, seed=value, commitment=fairness.commitment(value))
-            offset = 0
-            seed.drawn = need.count
-            seed.save(force_insert=True)
+            self.new_seeds.add(scope)
             self.match.pending_scope = scope
-        else:
-            offset = seed.drawn
-            seed.drawn += need.count
-            DiceSeed.objects.filter(pk=seed.pk).update(drawn=seed.drawn)
+        offset = seed.drawn
+        seed.drawn += need.count
         self.seeds[scope] = seed
         dice = fairness.roll(seed.seed, need.count, offset)
         meta = {"scope": scope, "commitment": seed.commitment, "offset": offset, "count": need.count}
         return need.build(dice), meta
 
     def _reveal(self, last: NewEvent) -> None:
+        """The round's seed is revealed in the metadata of the event that closes its scope
+        (filled in at commit when the seed is not in hand)."""
         scope = self.match.pending_scope
         if not scope or scope == self.game.dice_scope(self.state):
             return
-        self.seeds.pop(scope, None)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "UPDATE cacho_diceseed SET revealed = %s WHERE match_id = %s AND scope = %s "
-                "RETURNING seed, commitment",
-                [True, self.match.pk.hex, scope],
-            )
-            secret, commitment = cursor.fetchone()
-        last.metadata["reveal"] = {"scope": scope, "seed": secret, "commitment": commitment}
+        self.reveals.append((scope, last))
         self.match.pending_scope = ""
 
-    def commit(self) -> list[Event]:
-        """Append the batch and update the match row; after-commit side effects are queued."""
+    def _write_seeds(self) -> None:
+        """The seed rows this batch created, drew from or revealed: run inside the
+        append's transaction, before the events are hashed."""
+        revealed = {scope for scope, _ in self.reveals}
+        for scope, seed in self.seeds.items():
+            if scope in self.new_seeds:
+                seed.revealed = scope in revealed
+                seed.save(force_insert=True)
+            else:
+                DiceSeed.objects.filter(pk=seed.pk).update(drawn=seed.drawn, revealed=scope in revealed)
+        for scope, event in self.reveals:
+            seed = self.seeds.get(scope)
+            if seed is None:
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        "UPDATE cacho_diceseed SET revealed = %s WHERE match_id = %s AND scope = %s "
+                        "RETURNING seed, commitment",
+                        [True, self.match.pk.hex, scope],
+                    )
+                    secret, commitment = cursor.fetchone()
+            else:
+                secret, commitment = seed.seed, seed.commitment
+            event.metadata["reveal"] = {"scope": scope, "seed": secret, "commitment": commitment}
+
+    def commit(self) -> list[AppendedEvent]:
+        """Append the batch and update the match row; after-commit side effects follow the
+        commit. On PostgreSQL, without seed rows to write and outside a caller's
+        transaction, the append is one statement in autocommit (one round trip)."""
+        one_statement = connection.vendor == "postgresql" and not connection.in_atomic_block
+        if self.seeds or self.reveals or not one_statement:
+            with transaction.atomic(savepoint=False):
+                self._write_seeds()
+                return self._append()
+        return self._append()
+
+    def _append(self) -> list[AppendedEvent]:
         match, game, state = self.match, self.game, self.state
         key = game.turn_key(state) or ""
         if key != match.turn_key:
@@ -278,20 +320,30 @@ def after_commit(
     """Side effects of a committed append. None may undo it: failures are logged."""
     from cacho import tasks
 
-    STATES.put(str(match_id), version, state, row)
+    STATES.put(str(match_id), version, state, row, own_row=True)
     if connection.vendor == "postgresql":
-        # Off the caller's thread (its own connection): projections are rebuildable and only
-        # ever move forward, so a late write is harmless and a lost one is fixed by a rebuild.
-        DISPATCH.call(lambda: _project(match_id, version, state, game, last_event_at))
+        # Off the caller's thread (its own connection); a newer version of the same match
+        # queued before this one ran replaces it.
+        DISPATCH.call(
+            lambda: _project(match_id, version, state, game, last_event_at),
+            key=("project", match_id),
+            transaction="projections",
+            after=PROJECTION_HOLD,
+        )
     else:  # SQLite allows one writer: no second writing thread in embedded mode
-        _project(match_id, version, state, game, last_event_at, close=False)
+        _project_logged(match_id, version, state, game, last_event_at)
     publish(match_id, version, wire)
     if deadline_ms is not None and turn_key:
         # If it is lost anyway (a dying process), the periodic sweep is the safety net.
         if getattr(settings, "CACHO_TIMERS", "in-process") == "celery":
+            # Held at most half the time left: the message is at the broker well before the
+            # deadline; superseded meanwhile (the turn was played), it is dropped unsent.
+            hold = max(0.0, min(TIMER_HOLD, (deadline_ms - now_ms()) / 2000))
             DISPATCH.call(
-                lambda: tasks.schedule_deadline(match_id, version, deadline_ms)
-            )  # a broker round trip
+                lambda: tasks.schedule_deadline(match_id, version, deadline_ms),
+                key=("timer", match_id),
+                after=hold,
+            )
         else:
             try:
                 tasks.schedule_deadline(match_id, version, deadline_ms)
@@ -299,15 +351,15 @@ def after_commit(
                 logger.exception("cannot schedule the deadline of match %s", match_id)
 
 
-def _project(
-    match_id: Any, version: int, state: Any, game: Game, last_event_at: dt.datetime, close: bool = True
-) -> None:
+def _project(match_id: Any, version: int, state: Any, game: Game, last_event_at: dt.datetime) -> None:
     from cacho import projections
 
-    if close:
-        close_old_connections()
+    projections.update(match_id, version, state, game, last_event_at)
+
+
+def _project_logged(match_id: Any, version: int, state: Any, game: Game, last_event_at: dt.datetime) -> None:
     try:
-        projections.update(match_id, version, state, game, last_event_at)
+        _project(match_id, version, state, game, last_event_at)
     except Exception:  # a projection is rebuilt from the log; never fail a committed write
         logger.exception("projection update failed for match %s", match_id)
 
@@ -323,11 +375,11 @@ def publish(match_id: Any, version: int, wire: list[dict[str, Any]] | None = Non
     layer = get_channel_layer()
     if layer is None:
         return
-    message: dict[str, Any] = {"type": "match.events", "version": version}
+    message: dict[str, Any] = {"type": "match.events", "group": group_name(match_id), "version": version}
     if wire:
         message["events"] = wire
     if getattr(settings, "CACHO_CHANNEL_LAYER", "in-memory") == "redis":
-        DISPATCH.send(lambda: layer.group_send(group_name(match_id), message))
+        DISPATCH.notify(layer, group_name(match_id), message)
         return
     try:  # the in-memory layer lives on the server's loop: async_to_sync finds it
         async_to_sync(layer.group_send)(group_name(match_id), message)
@@ -421,11 +473,10 @@ def _submit_optimistic(
     match = copy.copy(row)
     game = game_for(match.ruleset)
     try:
-        with transaction.atomic():
-            batch = _Batch(match, game, state, at, actor or f"seat:{seat}", command_id)
-            batch.run(game.parse_command(seat, payload, at))
-            batch.settle()
-            rows = batch.commit()
+        batch = _Batch(match, game, state, at, actor or f"seat:{seat}", command_id)
+        batch.run(game.parse_command(seat, payload, at))
+        batch.settle()
+        rows = batch.commit()
     except (StaleStream, RuleError, IntegrityError):
         return None  # a stale cache may judge wrongly: the locked path decides for real
     return Result(match_id, rows[-1].version, rows)
@@ -568,4 +619,20 @@ def take_seat(match_id: Any, index: int, user: Any) -> Seat:
             raise PermissionError("already-seated")
         seat.user = user
         seat.save(update_fields=["user"])
+        transaction.on_commit(lambda: publish_seats(match_id))
     return seat
+
+
+def publish_seats(match_id: Any) -> None:
+    """Tell the match's sockets that who holds the seats changed (they cache the seats)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "match.seats", "group": group_name(match_id)}
+    if getattr(settings, "CACHO_CHANNEL_LAYER", "in-memory") == "redis":
+        DISPATCH.send(lambda: layer.group_send(group_name(match_id), message))
+        return
+    try:
+        async_to_sync(layer.group_send)(group_name(match_id), message)
+    except Exception:
+        logger.warning("cannot publish the seats of match %s", match_id, exc_info=True)

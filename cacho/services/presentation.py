@@ -8,9 +8,9 @@ from typing import Any
 
 from cacho.engine.games import Game, game_for
 from cacho.engine.viewer import Viewer
-from cacho.models import Event, Match
+from cacho.models import Match
 from cacho.services import matches
-from cacho.store import micros
+from cacho.store import StoredEvent, micros
 
 
 def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:
@@ -25,7 +25,10 @@ def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:
     ]
 
 
-def match_json(match: Match, viewer: Viewer, user_id: Any = None) -> dict[str, Any]:
+def match_json(
+    match: Match, viewer: Viewer, user_id: Any = None, seats: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The match as `viewer` may see it (`seats`: `seats_json` of it, when the caller has them)."""
     game = game_for(match.ruleset)
     state = matches.load_state(match, game)
     return {
@@ -39,7 +42,7 @@ def match_json(match: Match, viewer: Viewer, user_id: Any = None) -> dict[str, A
         "turn_seconds": match.turn_seconds,
         "deadline": match.deadline_ms,
         "imported": match.imported,
-        "seats": seats_json(match, user_id),
+        "seats": seats if seats is not None else seats_json(match, user_id),
         "viewer": {"kind": viewer.kind, "player": viewer.player},
         "state": game.view(state, viewer),
     }
@@ -57,7 +60,7 @@ def fairness_json(metadata: dict[str, Any]) -> dict[str, Any] | None:
     return out or None
 
 
-def wire_event(event: Event) -> dict[str, Any]:
+def wire_event(event: StoredEvent) -> dict[str, Any]:
     """A stored event reduced to what may travel to any process: its payload (cut per viewer
     before it reaches a client) and the public part of its metadata. Never a secret seed."""
     public = {key: event.metadata[key] for key in ("deadline", "to_act") if key in event.metadata}
@@ -92,6 +95,6 @@ def frame_from_wire(wire: dict[str, Any], game: Game, state: Any, viewer: Viewer
     return frame
 
 
-def event_json(event: Event, game: Game, state: Any, viewer: Viewer) -> dict[str, Any]:
+def event_json(event: StoredEvent, game: Game, state: Any, viewer: Viewer) -> dict[str, Any]:
     """One stored event as `viewer` may receive it."""
     return frame_from_wire(wire_event(event), game, state, viewer)

@@ -1,0 +1,78 @@
+"""One channel-layer subscription per match and server process, fanned out in process.
+
+Without it every socket is a member of its match's group: a move watched by 500
+spectators is 500 channel-layer messages (each pushed to Redis, popped, unpacked and
+dispatched by channels-redis), and every waiting socket keeps a receive pending on the
+layer. With it, a process joins a match's group once, on its own channel, when its first
+socket for that match opens, and leaves it with the last; the group's messages (which
+name their group) are handed to the local sockets' inboxes. A move is then one message
+per server process, whatever the number of sockets.
+
+One hub per event loop (a server process has one; tests may run several in turn).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+Inbox = asyncio.Queue[dict[str, Any]]
+
+
+class Hub:
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+        self._sockets: dict[str, set[Inbox]] = {}
+        self._channel: str | None = None
+        self._pump: asyncio.Task[None] | None = None
+
+    async def join(self, group: str, inbox: Inbox) -> None:
+        sockets = self._sockets.setdefault(group, set())
+        sockets.add(inbox)
+        if len(sockets) == 1:
+            await self.layer.group_add(group, await self._ensure_pump())
+
+    async def leave(self, group: str, inbox: Inbox) -> None:
+        sockets = self._sockets.get(group)
+        if sockets is None:
+            return
+        sockets.discard(inbox)
+        if not sockets:
+            del self._sockets[group]
+            await self.layer.group_discard(group, await self._ensure_pump())
+
+    async def _ensure_pump(self) -> str:
+        if self._channel is None:
+            self._channel = await self.layer.new_channel("hub")
+        if self._pump is None or self._pump.done():
+            self._pump = asyncio.get_running_loop().create_task(self._run(self._channel))
+        return self._channel
+
+    async def _run(self, channel: str) -> None:
+        while True:
+            try:
+                message = await self.layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a broken connection: the layer reconnects on the next call
+                logger.warning("live hub: receive failed", exc_info=True)
+                await asyncio.sleep(0.1)
+                continue
+            for inbox in tuple(self._sockets.get(message.get("group", ""), ())):
+                inbox.put_nowait(message)
+
+
+_HUBS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+
+
+def hub_for(layer: Any) -> Hub:
+    """This event loop's hub (made on first use)."""
+    loop = asyncio.get_running_loop()
+    hub = _HUBS.get(loop)
+    if hub is None or hub.layer is not layer:
+        hub = _HUBS[loop] = Hub(layer)
+    return hub
