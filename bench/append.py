@@ -233,7 +233,8 @@ def main() -> int:
         f"Measured {time.strftime('%Y-%m-%d')} on this machine, PostgreSQL via psycopg 3 "
         f"({mode}); {args.seconds:g} s per row, one bidding command per call through "
         "`cacho.services.matches.submit` from 1 or 4 client processes (decide, advisory-locked "
-        "append, match row update, commit, after-commit projections/publish/timer). Raw baseline: "
+        "append, match row update, commit, after-commit projections/publish/timer); the rate "
+        "counts until each client's after-commit work is drained. Raw baseline: "
         "one single-row "
         f"INSERT of a {size}-byte JSON payload per transaction.",
         "",
@@ -247,12 +248,16 @@ def main() -> int:
         )
     ratio1 = results["service x1"]["rate"] / results["raw INSERT x1"]["rate"]
     ratio4 = results["service x4"]["rate"] / results["raw INSERT x4"]["rate"]
+    p99 = results["service x1"]["p99"]
+
+    def verdict(ok: bool) -> str:
+        return "met" if ok else "**not met**"
+
     lines += [
         "",
-        f"Service / raw: {ratio1:.0%} at 1 client, {ratio4:.0%} at 4 clients "
-        f"(target ≥ 50%); p99 at 1 client {results['service x1']['p99']:.2f} ms (target < 10 ms).",
-        "Targets not met; where the time goes and what would close the gap: docs/event-store.md "
-        "(Performance).",
+        f"Service / raw: {ratio1:.0%} at 1 client, {ratio4:.0%} at 4 clients (target ≥ 50%: "
+        f"{verdict(min(ratio1, ratio4) >= 0.5)}); p99 at 1 client {p99:.2f} ms (target < 10 ms: "
+        f"{verdict(p99 < 10)}). Where the time goes: docs/event-store.md (Performance).",
     ]
     if redis_url:
         import redis

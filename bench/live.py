@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -339,6 +340,7 @@ def client_process(sockets: list[Socket], think: float, seconds: float, channel:
     """One client process: connect every socket, say ready, wait for the common start,
     play or watch for `seconds`, send back (sent, arrivals, moves) per table."""
     ready, go, start_at, out = channel
+    gc.freeze()  # the measuring client must not pause on a collection of what it inherited
 
     async def main() -> dict[str, Any]:
         run = Run(seconds)
@@ -413,15 +415,19 @@ def run_clients(
             for version, moments in table_arrivals.items():
                 arrivals[key][version] += moments
             moves += table_moves
-    latencies, deliveries = [], []
+    latencies, deliveries, firsts, spreads = [], [], [], []
     for key, table_sent in sent.items():
         for version, moment in table_sent.items():
             seen = arrivals[key].get(version, [])
             deliveries += [(arrival - moment) * 1000 for arrival in seen]
             if len(seen) == expected[key]:
                 latencies.append((max(seen) - moment) * 1000)
+                firsts.append((min(seen) - moment) * 1000)
+                spreads.append((max(seen) - min(seen)) * 1000)
     return {
         "latencies": latencies,
+        "firsts": firsts,
+        "spreads": spreads,
         "deliveries": deliveries,
         "moves": moves,
         "connected": connected,
@@ -543,6 +549,10 @@ def main() -> None:
             f"{args.servers} uvicorn processes, bots thinking {args.think:g} s ± 50 % per move: command to "
             f"every socket of the match {figures(table_run['latencies'])}; "
             f"{table_run['moves'] / args.seconds:,.0f} moves/s; socket errors {table_run['error_count']}"
+        )
+        lines.append(
+            f"  - of which, command to the first socket {figures(table_run['firsts'])}; first to last "
+            f"socket {figures(table_run['spreads'])}"
         )
         match_id, cookies = lone
         path = f"/ws/matches/{match_id}/"

@@ -6,6 +6,7 @@ middleware to the routes in `cacho.routing`.
 
 from __future__ import annotations
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -34,6 +35,10 @@ if settings.CACHO_DEMO_BOTS:
     from tournaments.services.demo import start_demo_bots
 
     start_demo_bots()
+
+# Everything loaded so far lives as long as the process: out of the collector's sight, a
+# full collection no longer walks it while sockets wait (a pause in every live frame).
+gc.freeze()
 
 application = ProtocolTypeRouter(
     {
