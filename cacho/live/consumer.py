@@ -35,6 +35,7 @@ from cacho.live.protocol import (
     error_frame,
     parse_client_frame,
 )
+from cacho.services import matches
 from cacho.services.matches import group_name
 
 logger = logging.getLogger(__name__)
@@ -132,6 +133,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     # ---------------------------------------------------------------- group messages
 
     async def match_events(self, message: dict[str, Any]) -> None:
+        matches.follow_notice(self.match_id, message)  # the first local socket moves the cache
         version = int(message.get("version", 0))
         if version <= self.sent_version:
             return
@@ -162,10 +164,17 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         return True
 
     async def _send_state(self) -> None:
-        version, frame, self.seats = await database_sync_to_async(reads.state_frame)(
-            self.match_id, self.connection, self.seats
-        )
-        self.sent_version = version
+        """From the process's cache of the match when it is at least as new as what this
+        socket was sent (kept by the writes and the notices: no database), else from the
+        store."""
+        entry = matches.STATES.entry(self.match_id)
+        if entry is not None and entry[2] is not None and entry[0] >= self.sent_version and self.seats:
+            frame = reads.cached_state_frame(self.connection, entry[2], entry[1], self.seats)
+        else:
+            frame, self.seats = await database_sync_to_async(reads.state_frame)(
+                self.match_id, self.connection, self.seats
+            )
+        self.sent_version = max(self.sent_version, frame["v"])
         await self._send(frame)
 
     async def _catch_up(self) -> None:

@@ -18,7 +18,14 @@ from cacho.engine.viewer import Viewer
 from cacho.live.models import LiveConnection
 from cacho.models import Match, Seat
 from cacho.services import matches
-from cacho.services.presentation import event_json, frame_from_wire, match_json, seats_json, wire_event
+from cacho.services.presentation import (
+    event_json,
+    fixed_fields,
+    frame_from_wire,
+    match_document,
+    seats_json,
+    wire_event,
+)
 from cacho.store import read_stream
 
 # Further behind than this, a client gets a full state instead of the events it missed.
@@ -34,6 +41,7 @@ class Connection:
     game: Game
     # The state when the socket opened: what `view_event` needs of it (the seats) never changes.
     seating: Any
+    fixed: dict[str, Any]  # the match document's fields that never change
 
 
 @dataclass(frozen=True)
@@ -82,7 +90,8 @@ def open_connection(match_id: str, user: Any, channel_name: str) -> Connection |
         channel_name=channel_name, defaults={"match": match, "seat_name": seat or "", "user_id": user_id}
     )
     game = game_for(match.ruleset)
-    return Connection(str(match.pk), viewer, seat, user_id, game, matches.load_state(match, game))
+    state = matches.load_state(match, game)
+    return Connection(str(match.pk), viewer, seat, user_id, game, state, fixed_fields(match))
 
 
 def close_connection(channel_name: str) -> None:
@@ -101,15 +110,22 @@ def presence(match_id: str) -> dict[str, Any]:
 
 def state_frame(
     match_id: str, connection: Connection, seats: list[dict[str, Any]] | None = None
-) -> tuple[int, dict[str, Any], list[dict[str, Any]]]:
-    """(version, the state frame, the seats): one query when the socket has the seats
-    (they change only when someone takes a seat, which the group is told)."""
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(the state frame, the seats) read from the store: one query when the socket has the
+    seats (they change only when someone takes a seat, which the group is told)."""
     match = Match.objects.get(pk=match_id)
     if seats is None:
         seats = seats_json(match, connection.user_id)
-    shown = match_json(match, connection.viewer, connection.user_id, seats)
-    frame = {"t": "state", "v": match.version, "d": shown}
-    return match.version, frame, seats
+    return cached_state_frame(connection, match, matches.load_state(match, connection.game), seats), seats
+
+
+def cached_state_frame(
+    connection: Connection, row: Match, state: Any, seats: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A state frame from a match row and its state at the same version (no database)."""
+    view = connection.game.view(state, connection.viewer)
+    shown = match_document(connection.fixed, row, seats, connection.viewer, view)
+    return {"t": "state", "v": row.version, "d": shown}
 
 
 def frames_after(

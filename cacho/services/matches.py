@@ -332,7 +332,7 @@ def after_commit(
         )
     else:  # SQLite allows one writer: no second writing thread in embedded mode
         _project_logged(match_id, version, state, game, last_event_at)
-    publish(match_id, version, wire)
+    publish(match_id, version, wire, None if row is None else head_of(row))
     if deadline_ms is not None and turn_key:
         # If it is lost anyway (a dying process), the periodic sweep is the safety net.
         if getattr(settings, "CACHO_TIMERS", "in-process") == "celery":
@@ -378,7 +378,9 @@ def group_name(match_id: Any) -> str:
     return f"match-{match_id}"
 
 
-def publish(match_id: Any, version: int, wire: list[dict[str, Any]] | None = None) -> None:
+def publish(
+    match_id: Any, version: int, wire: list[dict[str, Any]] | None = None, head: dict[str, Any] | None = None
+) -> None:
     """A notice to the match's group (sent from the dispatch loop, not waited for) carrying
     the new events' public wire form: a consumer that is up to date renders them for its
     viewer without reading the store; any other reads the store (the truth) instead."""
@@ -388,6 +390,8 @@ def publish(match_id: Any, version: int, wire: list[dict[str, Any]] | None = Non
     message: dict[str, Any] = {"type": "match.events", "group": group_name(match_id), "version": version}
     if wire:
         message["events"] = wire
+    if head is not None:
+        message["head"] = head
     if getattr(settings, "CACHO_CHANNEL_LAYER", "in-memory") == "redis":
         DISPATCH.notify(layer, group_name(match_id), message)
         return
@@ -395,6 +399,44 @@ def publish(match_id: Any, version: int, wire: list[dict[str, Any]] | None = Non
         async_to_sync(layer.group_send)(group_name(match_id), message)
     except Exception:  # at-most-once: clients detect gaps and catch up from the log
         logger.warning("cannot publish version %s of match %s", version, match_id, exc_info=True)
+
+
+# ---------------------------------------------------------------- following other processes
+
+# The match row's fields that change with its events: a notice carries them so that every
+# process can bring its cache of the match to the new version without reading the store.
+HEAD_FIELDS = ("status", "last_hash", "pending_scope", "turn_key", "deadline_ms")
+
+
+def head_of(row: Match) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in HEAD_FIELDS}
+
+
+def follow_notice(match_id: Any, message: Mapping[str, Any]) -> bool:
+    """Bring this process's cached state and row of a match to a notice's version with the
+    events and head it carries (written by another process, or by this one). Only when
+    the cache is exactly at the version before the notice's events: anything else (a lost
+    or merged-over-a-gap notice, one overtaken by a later one) is ignored, and the next
+    load reads the store. True when the cache moved. The write path trusts this entry as
+    it trusts its own (the append checks the version; the head is the writer's row)."""
+    key = str(match_id)
+    entry = STATES.entry(key)
+    events = message.get("events") or []
+    head = message.get("head")
+    if entry is None or entry[2] is None or not events or head is None:
+        return False
+    version, state, row = entry
+    if events[0]["v"] != version + 1 or events[-1]["v"] != message.get("version"):
+        return False
+    game = game_for(row.ruleset)
+    for item in events:
+        state = game.evolve(state, game.event_from_dict({"type": item["t"], **item["payload"]}))
+    moved = copy.copy(row)
+    moved.version = events[-1]["v"]
+    for name in HEAD_FIELDS:
+        setattr(moved, name, head[name])
+    STATES.put(key, moved.version, state, moved, own_row=True)
+    return True
 
 
 # ---------------------------------------------------------------- commands

@@ -31,20 +31,43 @@ def match_json(
     """The match as `viewer` may see it (`seats`: `seats_json` of it, when the caller has them)."""
     game = game_for(match.ruleset)
     state = matches.load_state(match, game)
+    seats = seats if seats is not None else seats_json(match, user_id)
+    return match_document(fixed_fields(match), match, seats, viewer, game.view(state, viewer))
+
+
+def fixed_fields(match: Match) -> dict[str, Any]:
+    """What a match document holds that never changes once the match exists."""
     return {
         "id": str(match.pk),
         "game": match.game,
         "ruleset": match.ruleset,
         "options": match.options,
         "options_hash": match.options_hash,
-        "status": match.status,
-        "version": match.version,
         "turn_seconds": match.turn_seconds,
-        "deadline": match.deadline_ms,
         "imported": match.imported,
-        "seats": seats if seats is not None else seats_json(match, user_id),
+    }
+
+
+def match_document(
+    fixed: dict[str, Any], head: Match, seats: list[dict[str, Any]], viewer: Viewer, view: dict[str, Any]
+) -> dict[str, Any]:
+    """The one shape of a match shown to a viewer, from its fixed fields and its row at
+    the version shown (REST, or a socket's state from the store or from the process's
+    cache of the match)."""
+    return {
+        "id": fixed["id"],
+        "game": fixed["game"],
+        "ruleset": fixed["ruleset"],
+        "options": fixed["options"],
+        "options_hash": fixed["options_hash"],
+        "status": head.status,
+        "version": head.version,
+        "turn_seconds": fixed["turn_seconds"],
+        "deadline": head.deadline_ms,
+        "imported": fixed["imported"],
+        "seats": seats,
         "viewer": {"kind": viewer.kind, "player": viewer.player},
-        "state": game.view(state, viewer),
+        "state": view,
     }
 
 

@@ -110,8 +110,17 @@ def test_cacho_chileno_mode_follows_the_dice_by_default() -> None:
 RULE_ERRORS = [
     ("a face of 7 is exit 1 at its action", _set(["rounds", 0, "actions", 0, "bid"], [3, 7]), 0, 0),
     ("a quantity of 0 is exit 1 at its action", _set(["rounds", 0, "actions", 0, "bid"], [0, 2]), 0, 0),
-    ("calza in liars-dice", lambda d: d.update(ruleset="liars-dice", rounds=[
-        {"dice": d["rounds"][0]["dice"], "actions": [bid("A", 3, 2), {"by": "B", "call": "calza"}]}]), 0, 1),
+    (
+        "calza in liars-dice",
+        lambda d: d.update(
+            ruleset="liars-dice",
+            rounds=[
+                {"dice": d["rounds"][0]["dice"], "actions": [bid("A", 3, 2), {"by": "B", "call": "calza"}]}
+            ],
+        ),
+        0,
+        1,
+    ),
     ("paso outside cacho-chileno", _set(["rounds", 0, "actions", 1], {"by": "B", "paso": True}), 0, 1),
     ("salpicon outside cacho-online", _set(["rounds", 0, "actions", 1], {"by": "B", "salpicon": True}), 0, 1),
     ("deny outside cacho-online", _set(["rounds", 0, "actions", 1], {"by": "B", "deny": True}), 0, 1),
@@ -120,13 +129,29 @@ RULE_ERRORS = [
     ("a die of 0", _set(["rounds", 0, "dice", "A"], [0, 3, 4, 5, 6]), 0, None),
     ("dice for an unseated player", _set(["rounds", 0, "dice", "Z"], [1]), 0, None),
     ("an action after the resolution", lambda d: d["rounds"][0]["actions"].append(bid("A", 1, 3)), 0, 2),
-    ("a round after the match", lambda d: d.update(
-        setup={"dice": {"A": 5, "B": 1}},
-        rounds=[{"dice": {"A": [2, 3, 4, 5, 6], "B": [6]}, "actions": [bid("A", 2, 6), dudo("B")]},
-                {"dice": {"A": [2, 3, 4, 5, 6]}, "actions": []}]), 1, None),
-    ("an unresolved round followed by another", lambda d: d.update(rounds=[
-        {"dice": {"A": [2, 3, 4, 5, 6], "B": [2, 2, 3, 4, 5]}, "actions": [bid("A", 3, 2)]},
-        {"dice": {"A": [2, 3, 4, 5, 6], "B": [2, 2, 3, 4, 5]}, "actions": []}]), 0, None),
+    (
+        "a round after the match",
+        lambda d: d.update(
+            setup={"dice": {"A": 5, "B": 1}},
+            rounds=[
+                {"dice": {"A": [2, 3, 4, 5, 6], "B": [6]}, "actions": [bid("A", 2, 6), dudo("B")]},
+                {"dice": {"A": [2, 3, 4, 5, 6]}, "actions": []},
+            ],
+        ),
+        1,
+        None,
+    ),
+    (
+        "an unresolved round followed by another",
+        lambda d: d.update(
+            rounds=[
+                {"dice": {"A": [2, 3, 4, 5, 6], "B": [2, 2, 3, 4, 5]}, "actions": [bid("A", 3, 2)]},
+                {"dice": {"A": [2, 3, 4, 5, 6], "B": [2, 2, 3, 4, 5]}, "actions": []},
+            ]
+        ),
+        0,
+        None,
+    ),
 ]
 
 

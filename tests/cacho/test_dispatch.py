@@ -1,0 +1,157 @@
+"""The after-commit dispatcher: keyed calls replace each other, holds debounce, a
+transaction group commits once, notices to one group merge while the loop is busy."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from cacho.services.dispatch import Dispatcher, merge_notices
+
+
+def wait_until(predicate: Any, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "condition not reached"
+        time.sleep(0.005)
+
+
+def test_a_keyed_call_replaces_the_pending_one_with_its_key() -> None:
+    dispatcher = Dispatcher()
+    ran: list[str] = []
+    for version in ("v1", "v2", "v3"):
+        dispatcher.call(lambda version=version: ran.append(version), key="match-a", after=0.2)
+    dispatcher.call(lambda: ran.append("other"), key="match-b", after=0.2)
+    dispatcher.drain()
+    assert sorted(ran) == ["other", "v3"]
+
+
+def test_unkeyed_calls_all_run_in_order() -> None:
+    dispatcher = Dispatcher()
+    ran: list[int] = []
+    for number in range(20):
+        dispatcher.call(lambda number=number: ran.append(number))
+    dispatcher.drain()
+    assert ran == list(range(20))
+
+
+def test_a_held_call_waits_and_a_replacement_starts_the_wait_again() -> None:
+    dispatcher = Dispatcher()
+    ran: list[tuple[str, float]] = []
+    start = time.monotonic()
+    dispatcher.call(lambda: ran.append(("first", time.monotonic() - start)), key="timer", after=0.3)
+    time.sleep(0.2)
+    dispatcher.call(lambda: ran.append(("second", time.monotonic() - start)), key="timer", after=0.3)
+    time.sleep(0.2)  # the first call's hold is over, the replacement's is not
+    assert ran == []
+    wait_until(lambda: ran)
+    time.sleep(0.05)
+    assert [name for name, _ in ran] == ["second"]
+    assert ran[0][1] >= 0.5
+
+
+def test_drain_runs_held_calls_at_once() -> None:
+    dispatcher = Dispatcher()
+    ran: list[str] = []
+    dispatcher.call(lambda: ran.append("held"), key="k", after=30)
+    began = time.monotonic()
+    dispatcher.drain()
+    assert ran == ["held"] and time.monotonic() - began < 5
+
+
+def test_a_failing_call_does_not_stop_the_worker() -> None:
+    dispatcher = Dispatcher()
+    ran: list[str] = []
+
+    def broken() -> None:
+        raise RuntimeError("boom")
+
+    dispatcher.call(broken)
+    dispatcher.call(lambda: ran.append("after"))
+    dispatcher.drain()
+    assert ran == ["after"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_calls_of_one_transaction_group_share_a_transaction_and_survive_a_failure() -> None:
+    dispatcher = Dispatcher()
+    seen: list[tuple[str, bool]] = []
+    gate = threading.Event()
+    dispatcher.call(gate.wait)  # keep the worker busy while the group piles up
+
+    def record(name: str) -> None:
+        seen.append((name, connection.in_atomic_block))
+
+    def broken() -> None:
+        seen.append(("broken", connection.in_atomic_block))
+        raise RuntimeError("boom")
+
+    dispatcher.call(lambda: record("a"), key="a", transaction="projections")
+    dispatcher.call(lambda: record("b"), key="b", transaction="projections")
+    gate.set()
+    dispatcher.drain()
+    assert seen == [("a", True), ("b", True)]
+
+    seen.clear()
+    gate.clear()
+    dispatcher.call(gate.wait)
+    dispatcher.call(lambda: record("c"), key="c", transaction="projections")
+    dispatcher.call(broken, key="d", transaction="projections")
+    gate.set()
+    dispatcher.drain()
+    # The group failed as a whole, then each ran on its own: "c" is not lost.
+    assert ("c", False) in seen
+    dispatcher.call(lambda: __import__("django.db").db.connections.close_all())
+    dispatcher.drain()
+
+
+def wire(version: int) -> dict[str, Any]:
+    return {"v": version, "t": "bid_made", "payload": {}, "public": {}, "at": 0, "hash": str(version)}
+
+
+def test_notices_that_follow_each_other_merge_and_a_gap_keeps_only_the_version() -> None:
+    first = {"type": "match.events", "group": "g", "version": 3, "events": [wire(2), wire(3)]}
+    second = {"type": "match.events", "group": "g", "version": 4, "events": [wire(4)]}
+    merged = merge_notices(first, second)
+    assert merged["version"] == 4 and [item["v"] for item in merged["events"]] == [2, 3, 4]
+    gap = {"type": "match.events", "group": "g", "version": 6, "events": [wire(6)]}
+    assert merge_notices(second, gap) == {"type": "match.events", "group": "g", "version": 6}
+
+
+class SlowLayer:
+    """A channel layer whose first send blocks until released."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+        self.release = threading.Event()
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        if not self.sent:
+            self.sent.append((group, message))
+            while not self.release.is_set():
+                await asyncio.sleep(0.005)
+            return
+        self.sent.append((group, message))
+
+
+def test_notices_piling_up_during_a_send_go_out_as_one() -> None:
+    dispatcher = Dispatcher()
+    layer = SlowLayer()
+    dispatcher.notify(layer, "g", {"type": "match.events", "group": "g", "version": 1, "events": [wire(1)]})
+    wait_until(lambda: layer.sent)
+    for version in (2, 3, 4):
+        notice = {"type": "match.events", "group": "g", "version": version, "events": [wire(version)]}
+        dispatcher.notify(layer, "g", notice)
+    dispatcher.notify(layer, "h", {"type": "match.events", "group": "h", "version": 9, "events": [wire(9)]})
+    layer.release.set()
+    wait_until(lambda: len(layer.sent) == 3)
+    dispatcher.drain()
+    by_group = {group: message for group, message in layer.sent[1:]}
+    assert [item["v"] for item in by_group["g"]["events"]] == [2, 3, 4]
+    assert by_group["g"]["version"] == 4 and by_group["h"]["version"] == 9
+    assert len(layer.sent) == 3
