@@ -127,7 +127,11 @@ StoredEvent = Event | AppendedEvent  # what readers of an event accept
 
 
 def append(
-    match: Match, events: Sequence[NewEvent], recorded_at: dt.datetime, match_fields: Sequence[str] = ()
+    match: Match,
+    events: Sequence[NewEvent],
+    recorded_at: dt.datetime,
+    match_fields: Sequence[str] = (),
+    also: Sequence[tuple[str, list[Any]]] = (),
 ) -> list[AppendedEvent]:
     """Insert `events` after `match.version` and save the match row's new head.
 
@@ -135,7 +139,11 @@ def append(
     statement). The match row is updated only if it is still at `match.version` (else
     `StaleStream`, nothing written): the optimistic fast path relies on it, the locked path
     holds the row already. `match.version` and `match.last_hash` advance; `match_fields`
-    are saved with them. UNIQUE(stream, version) backs the version check up."""
+    are saved with them. UNIQUE(stream, version) backs the version check up.
+
+    `also` (PostgreSQL only): more data-modifying statements for the same statement, each
+    made conditional on the head update by referring to `head` (`... FROM head`,
+    `EXISTS (SELECT 1 FROM head)`), with their parameters."""
     previous = match.last_hash
     rows: list[AppendedEvent] = []
     stream = str(match.pk)
@@ -165,7 +173,9 @@ def append(
     match.last_hash = previous
     names = ["version", "last_hash", *(name for name in match_fields if name not in ("version", "last_hash"))]
     if connection.vendor == "postgresql":
-        updated = _append_postgresql(match, base_version, names, rows)
+        updated = _append_postgresql(match, base_version, names, rows, also)
+    elif also:
+        raise ValueError("statements joined to an append need PostgreSQL")
     else:
         updated = Match.objects.filter(pk=match.pk, version=base_version).update(
             **{name: getattr(match, name) for name in names}
@@ -200,22 +210,27 @@ EVENT_VALUE = (
 )
 
 
-@functools.lru_cache(maxsize=64)
-def _append_sql(names: tuple[str, ...], count: int) -> str:
+@functools.lru_cache(maxsize=256)
+def _append_sql(names: tuple[str, ...], count: int, also: tuple[str, ...] = ()) -> str:
     fields = [Match._meta.get_field(name) for name in names]
     assignments = ", ".join(f'"{field.column}" = %s::{field.db_type(connection)}' for field in fields)
     values = ", ".join([EVENT_VALUE] * count)
     columns = ", ".join(f'"{column}"' for column in EVENT_COLUMNS)
+    joined = "".join(f", also_{number} AS ({sql})" for number, sql in enumerate(also))
     return (
         f'WITH head AS (UPDATE "cacho_match" SET {assignments} WHERE "id" = %s::uuid AND "version" = %s::int '
-        "RETURNING pg_advisory_xact_lock(%s::bigint)::text AS locked) "
+        f"RETURNING pg_advisory_xact_lock(%s::bigint)::text AS locked){joined} "
         f'INSERT INTO "cacho_event" ({columns}) SELECT fresh.* FROM head, (VALUES {values}) AS fresh '
         'RETURNING "position"'
     )
 
 
 def _append_postgresql(
-    match: Match, base_version: int, names: Sequence[str], rows: list[AppendedEvent]
+    match: Match,
+    base_version: int,
+    names: Sequence[str],
+    rows: list[AppendedEvent],
+    also: Sequence[tuple[str, list[Any]]] = (),
 ) -> int:
     """The head update and the event rows in one statement: outside a transaction it is its
     own (one round trip, one commit). The global append lock is taken in the UPDATE's
@@ -227,9 +242,11 @@ def _append_postgresql(
     Sent with server-side binding as a prepared statement (psycopg prepares it on first
     use per connection and shape): the JSON travels as parameters, not quoted into SQL."""
     fields = [Match._meta.get_field(name) for name in names]
-    sql = _append_sql(tuple(names), len(rows))
+    sql = _append_sql(tuple(names), len(rows), tuple(statement for statement, _ in also))
     params: list[Any] = [field.get_db_prep_save(getattr(match, field.name), connection) for field in fields]
     params += [match.pk, base_version, APPEND_LOCK]
+    for _, extra in also:
+        params += extra
     for row in rows:
         params += [
             row.stream_id,

@@ -123,6 +123,34 @@ class _StateCache:
 STATES = _StateCache()
 
 
+class _SeedSecrets:
+    """The secrets of the seeds this process stored (an LRU): a round's reveal, usually
+    written by the process that started the round, then needs no read. Only seeds whose
+    append committed are put here: a seed never changes once stored."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._items: OrderedDict[tuple[Any, str], tuple[str, str]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.size = size
+
+    def get(self, key: tuple[Any, str]) -> tuple[str, str] | None:
+        with self._lock:
+            return self._items.get(key)
+
+    def put(self, key: tuple[Any, str], secret: tuple[str, str]) -> None:
+        with self._lock:
+            self._items[key] = secret
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+SEED_SECRETS = _SeedSecrets()
+
+
 def _to_engine(game: Game, event: Event) -> Any:
     return game.event_from_dict({"type": event.type, **event.payload})
 
@@ -262,18 +290,74 @@ class _Batch:
                 secret, commitment = seed.seed, seed.commitment
             event.metadata["reveal"] = {"scope": scope, "seed": secret, "commitment": commitment}
 
+    def _seed_statements(self) -> list[tuple[str, list[Any]]]:
+        """PostgreSQL: the seed rows this batch created, drew from or revealed, as parts of
+        the append's one statement (each runs only if the match row was at the expected
+        version). A revealed seed not in hand is read first: its secret goes into the
+        revealing event's metadata, which is hashed before the statement is sent."""
+        revealed = {scope for scope, _ in self.reveals}
+        missing = [scope for scope in revealed if scope not in self.seeds]
+        stored = {scope: SEED_SECRETS.get((self.match.pk, scope)) for scope in missing}
+        unknown = [scope for scope, known in stored.items() if known is None]
+        if unknown:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT scope, seed, commitment FROM cacho_diceseed "
+                    "WHERE match_id = %s AND scope = ANY(%s)",
+                    [self.match.pk, unknown],
+                )
+                for scope, secret, commitment in cursor.fetchall():
+                    stored[scope] = (secret, commitment)
+        statements: list[tuple[str, list[Any]]] = []
+        for scope, event in self.reveals:
+            seed = self.seeds.get(scope)
+            known = (seed.seed, seed.commitment) if seed is not None else stored[scope]
+            assert known is not None, f"no seed {scope} for match {self.match.pk}"
+            secret, commitment = known
+            event.metadata["reveal"] = {"scope": scope, "seed": secret, "commitment": commitment}
+        match_id = self.match.pk
+        for scope, seed in self.seeds.items():
+            if scope in self.new_seeds:
+                statements.append(
+                    (
+                        "INSERT INTO cacho_diceseed (match_id, scope, seed, commitment, drawn, revealed) "
+                        "SELECT %s::uuid, %s::text, %s::text, %s::text, %s::int, %s::bool FROM head",
+                        [match_id, scope, seed.seed, seed.commitment, seed.drawn, scope in revealed],
+                    )
+                )
+            else:
+                statements.append(
+                    (
+                        "UPDATE cacho_diceseed SET drawn = %s::int, revealed = %s::bool "
+                        "WHERE match_id = %s::uuid AND scope = %s::text AND EXISTS (SELECT 1 FROM head)",
+                        [seed.drawn, scope in revealed, match_id, scope],
+                    )
+                )
+        for scope in missing:
+            statements.append(
+                (
+                    "UPDATE cacho_diceseed SET revealed = true "
+                    "WHERE match_id = %s::uuid AND scope = %s::text AND EXISTS (SELECT 1 FROM head)",
+                    [match_id, scope],
+                )
+            )
+        return statements
+
     def commit(self) -> list[AppendedEvent]:
         """Append the batch and update the match row; after-commit side effects follow the
-        commit. On PostgreSQL, without seed rows to write and outside a caller's
-        transaction, the append is one statement in autocommit (one round trip)."""
-        one_statement = connection.vendor == "postgresql" and not connection.in_atomic_block
-        if self.seeds or self.reveals or not one_statement:
-            with transaction.atomic(savepoint=False):
+        commit. On PostgreSQL the seed rows ride in the append's one statement, which
+        outside a caller's transaction is its own (one round trip, one commit)."""
+        if connection.vendor == "postgresql":
+            rows = self._append(self._seed_statements())
+        else:
+            with transaction.atomic(savepoint=False):  # SQLite: the plain way
                 self._write_seeds()
-                return self._append()
-        return self._append()
+                rows = self._append()
+        for scope in self.new_seeds:  # stored now: its reveal will not need to read it
+            SEED_SECRETS.put((self.match.pk, scope), (self.seeds[scope].seed, self.seeds[scope].commitment))
+        return rows
 
-    def _append(self) -> list[AppendedEvent]:
+    def _append(self, seed_statements: Sequence[tuple[str, list[Any]]] = ()) -> list[AppendedEvent]:
         match, game, state = self.match, self.game, self.state
         key = game.turn_key(state) or ""
         if key != match.turn_key:
@@ -293,7 +377,7 @@ class _Batch:
             match.status = Match.STATUS_FINISHED
             match.finished_at = timezone.now()
             fields += ["status", "finished_at"]
-        rows = append(match, self.pending, recorded_at, fields)
+        rows = append(match, self.pending, recorded_at, fields, seed_statements)
         match_id, version, last_at = match.pk, match.version, recorded_at
         deadline_ms, turn_key, row = match.deadline_ms, match.turn_key, copy.copy(match)
         wire = [presentation.wire_event(event) for event in rows]

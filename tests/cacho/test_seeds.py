@@ -1,0 +1,43 @@
+"""Seed rows written inside the append's one statement: a process that did not start the
+round (nothing cached) still reveals the right seed, and the match verifies."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cacho.models import DiceSeed, Match
+from cacho.services import matches
+from cacho.services.verify import verify_match
+from tests.cacho.helpers import command_id, legal_bidding_move, state_of
+
+pytestmark = pytest.mark.django_db(transaction=True)  # autocommit appends, as served
+
+
+def test_every_command_from_a_fresh_process_reveals_the_stored_seeds() -> None:
+    match = matches.create_match("dudo", ["ana", "beto", "caro"], first_seat=0)
+    rng = random.Random(11)
+    reveals = 0
+    for _ in range(400):
+        matches.STATES.clear()  # as if each command reached another server process
+        matches.SEED_SECRETS.clear()
+        state = state_of(match)
+        if state.phase == "over":
+            break
+        player, command = legal_bidding_move(state, rng)
+        result = matches.submit(match.pk, player, command, command_id())
+        for event in result.events:
+            reveal = event.metadata.get("reveal")
+            if reveal is not None:
+                stored = DiceSeed.objects.get(match=match, scope=reveal["scope"])
+                assert stored.revealed and (reveal["seed"], reveal["commitment"]) == (
+                    stored.seed,
+                    stored.commitment,
+                )
+                reveals += 1
+    assert reveals >= 3
+    assert verify_match(Match.objects.get(pk=match.pk))["valid"]
+    # Every revealed seed is marked so; only the round in play keeps its seed secret.
+    hidden = DiceSeed.objects.filter(match=match, revealed=False).count()
+    assert hidden == (0 if state_of(match).phase == "over" else 1)
