@@ -20,8 +20,8 @@ from typing import Any, Protocol
 
 from cacho.engine import alalay, bidding
 from cacho.engine.alalay.record import parse_record as parse_alalay_record
-from cacho.engine.bidding.record import _command as bidding_record_command
-from cacho.engine.bidding.record import _match_started as bidding_record_start
+from cacho.engine.bidding.record import command_of_action as bidding_record_command
+from cacho.engine.bidding.record import match_started_of as bidding_record_start
 from cacho.engine.errors import RuleError
 from cacho.engine.viewer import Viewer
 
@@ -140,11 +140,45 @@ class Game(Protocol):
     def record_events(self, data: dict[str, Any]) -> list[Event]: ...
 
 
+class _EngineGame:
+    """What an adapter passes straight on to its engine package (`engine`)."""
+
+    engine: Any
+
+    def initial_state(self, first: Event) -> State:
+        return self.engine.initial_state(first)
+
+    def evolve(self, state: State, event: Event) -> State:
+        return self.engine.evolve(state, event)
+
+    def replay(self, events: Iterable[Event]) -> State:
+        return self.engine.replay(events)
+
+    def decide(self, state: State, command: Command) -> list[Event]:
+        return list(self.engine.decide(state, command))
+
+    def event_to_dict(self, event: Event) -> dict[str, Any]:
+        result: dict[str, Any] = self.engine.event_to_dict(event)
+        return result
+
+    def event_from_dict(self, data: dict[str, Any]) -> Event:
+        return self.engine.event_from_dict(data)
+
+    def write_record(self, events: Sequence[Event]) -> dict[str, Any]:
+        result: dict[str, Any] = self.engine.write_record(events)
+        return result
+
+    def replay_record(self, data: dict[str, Any]) -> dict[str, Any]:
+        result: dict[str, Any] = self.engine.replay_record(data)
+        return result
+
+
 # ---------------------------------------------------------------- bidding games
 
 
-class BiddingGame:
+class BiddingGame(_EngineGame):
     name = "dudo"
+    engine = bidding
 
     def rulesets(self) -> tuple[str, ...]:
         return tuple(bidding.RULESETS)
@@ -164,18 +198,6 @@ class BiddingGame:
                 ruleset, seats, starter=seats[first_seat], options=options, turn_seconds=turn_seconds
             )
         ]
-
-    def initial_state(self, first: Event) -> State:
-        return bidding.initial_state(first)
-
-    def evolve(self, state: State, event: Event) -> State:
-        return bidding.evolve(state, event)
-
-    def replay(self, events: Iterable[Event]) -> State:
-        return bidding.replay(events)
-
-    def decide(self, state: State, command: Command) -> list[Event]:
-        return list(bidding.decide(state, command))
 
     def parse_command(self, seat: str, payload: Mapping[str, Any], at: int) -> Command | DiceNeeded:
         kind = _command_type(payload, ("bid", "dudo", "calza", "paso", "salpicon", "deny", "abandon"))
@@ -267,18 +289,6 @@ class BiddingGame:
     def view_event(self, event: Event, state: State, viewer: Viewer) -> dict[str, Any]:
         return bidding.view_event(event, state.config.players, viewer)
 
-    def event_to_dict(self, event: Event) -> dict[str, Any]:
-        return bidding.event_to_dict(event)
-
-    def event_from_dict(self, data: dict[str, Any]) -> Event:
-        return bidding.event_from_dict(data)
-
-    def write_record(self, events: Sequence[Event]) -> dict[str, Any]:
-        return bidding.write_record(events)
-
-    def replay_record(self, data: dict[str, Any]) -> dict[str, Any]:
-        return bidding.replay_record(data)
-
     def record_events(self, data: dict[str, Any]) -> list[Event]:
         """The events of a record (already found valid by `replay_record`), through `decide`."""
         first = bidding_record_start(data)
@@ -307,8 +317,9 @@ class BiddingGame:
 BOX_NAMES = (*alalay.BOXES, "grande")
 
 
-class AlalayGame:
+class AlalayGame(_EngineGame):
     name = "alalay"
+    engine = alalay
 
     def rulesets(self) -> tuple[str, ...]:
         return ("alalay",)
@@ -333,18 +344,6 @@ class AlalayGame:
         if len(seats) < 2:
             raise RuleError("setup-too-few-players", "a match needs at least 2 players")
         return list(alalay.start_match(list(seats), parsed, first_seat))
-
-    def initial_state(self, first: Event) -> State:
-        return alalay.initial_state(first)
-
-    def evolve(self, state: State, event: Event) -> State:
-        return alalay.evolve(state, event)
-
-    def replay(self, events: Iterable[Event]) -> State:
-        return alalay.replay(events)
-
-    def decide(self, state: State, command: Command) -> list[Event]:
-        return list(alalay.decide(state, command))
 
     def parse_command(self, seat: str, payload: Mapping[str, Any], at: int) -> Command | DiceNeeded:
         kind = _command_type(payload, ("throw", "reroll", "turn", "score", "scratch", "abandon"))
@@ -436,18 +435,6 @@ class AlalayGame:
 
     def view_event(self, event: Event, state: State, viewer: Viewer) -> dict[str, Any]:
         return alalay.event_to_dict(event)  # Alalay hides nothing (AL-11)
-
-    def event_to_dict(self, event: Event) -> dict[str, Any]:
-        return alalay.event_to_dict(event)
-
-    def event_from_dict(self, data: dict[str, Any]) -> Event:
-        return alalay.event_from_dict(data)
-
-    def write_record(self, events: Sequence[Event]) -> dict[str, Any]:
-        return alalay.write_record(events)
-
-    def replay_record(self, data: dict[str, Any]) -> dict[str, Any]:
-        return alalay.replay_record(data)
 
     def record_events(self, data: dict[str, Any]) -> list[Event]:
         """The events of a record (already found valid by `replay_record`), through `decide`."""

@@ -153,7 +153,7 @@ class _RuleBreak(Exception):
     error: RuleError
 
 
-def _match_started(data: dict[str, Any]) -> MatchStarted:
+def match_started_of(data: dict[str, Any]) -> MatchStarted:
     players: list[str] = data["players"]
     setup: dict[str, Any] = data.get("setup", {})
     dice = setup.get("dice")
@@ -176,7 +176,7 @@ def _match_started(data: dict[str, Any]) -> MatchStarted:
         raise RecordFormatError(exc.code, exc.message) from exc
 
 
-def _command(action: dict[str, Any], direction: str | None) -> PlayerCommand:
+def command_of_action(action: dict[str, Any], direction: str | None) -> PlayerCommand:
     player: str = action["by"]
     if "bid" in action:
         quantity, face = action["bid"]
@@ -255,7 +255,7 @@ def _play_round(
             if timed_out_opening and direction != state.direction:
                 kept = RuleError("direction-must-be-kept", "a round opened by a timeout keeps the direction")
                 raise _RuleBreak(index, None, kept)
-            command = _command(action, direction if opening else None)
+            command = command_of_action(action, direction if opening else None)
             events = decide(state, command)
         except RuleError as exc:
             raise _RuleBreak(index, number, exc) from exc
@@ -270,7 +270,7 @@ def replay_record(data: dict[str, Any]) -> dict[str, Any]:
     """The outcome of a record as docs/match-record.md prints it."""
     check_header(data)
     _check_shape(data)
-    state = initial_state(_match_started(data))
+    state = initial_state(match_started_of(data))
     outcomes: list[dict[str, Any]] = []
     rounds: list[dict[str, Any]] = data["rounds"]
     try:
