@@ -266,56 +266,43 @@ class _Batch:
         self.reveals.append((scope, last))
         self.match.pending_scope = ""
 
-    def _write_seeds(self) -> None:
-        """The seed rows this batch created, drew from or revealed: run inside the
-        append's transaction, before the events are hashed."""
+    def _fill_reveals(self) -> tuple[set[str], list[str]]:
+        """Put each revealed seed in the metadata of the event that closes its scope (it is
+        hashed with it): in hand, kept by this process, or read. Returns the revealed
+        scopes and those whose seed row this batch does not otherwise write."""
         revealed = {scope for scope, _ in self.reveals}
+        missing = [scope for scope in revealed if scope not in self.seeds]
+        known = {scope: SEED_SECRETS.get((self.match.pk, scope)) for scope in missing}
+        unknown = [scope for scope, secret in known.items() if secret is None]
+        if unknown:
+            rows = DiceSeed.objects.filter(match=self.match, scope__in=unknown)
+            for scope, secret, commitment in rows.values_list("scope", "seed", "commitment"):
+                known[scope] = (secret, commitment)
+        for scope, event in self.reveals:
+            seed = self.seeds.get(scope)
+            pair = (seed.seed, seed.commitment) if seed is not None else known[scope]
+            assert pair is not None, f"no seed {scope} for match {self.match.pk}"
+            event.metadata["reveal"] = {"scope": scope, "seed": pair[0], "commitment": pair[1]}
+        return revealed, missing
+
+    def _write_seeds(self) -> None:
+        """SQLite: the seed rows this batch created, drew from or revealed, inside the
+        append's transaction."""
+        revealed, missing = self._fill_reveals()
         for scope, seed in self.seeds.items():
             if scope in self.new_seeds:
                 seed.revealed = scope in revealed
                 seed.save(force_insert=True)
             else:
                 DiceSeed.objects.filter(pk=seed.pk).update(drawn=seed.drawn, revealed=scope in revealed)
-        for scope, event in self.reveals:
-            seed = self.seeds.get(scope)
-            if seed is None:
-                with connection.cursor() as cursor:
-                    cursor.execute(
-                        "UPDATE cacho_diceseed SET revealed = %s WHERE match_id = %s AND scope = %s "
-                        "RETURNING seed, commitment",
-                        [True, self.match.pk.hex, scope],
-                    )
-                    secret, commitment = cursor.fetchone()
-            else:
-                secret, commitment = seed.seed, seed.commitment
-            event.metadata["reveal"] = {"scope": scope, "seed": secret, "commitment": commitment}
+        DiceSeed.objects.filter(match=self.match, scope__in=missing).update(revealed=True)
 
     def _seed_statements(self) -> list[tuple[str, list[Any]]]:
-        """PostgreSQL: the seed rows this batch created, drew from or revealed, as parts of
-        the append's one statement (each runs only if the match row was at the expected
-        version). A revealed seed not in hand is read first: its secret goes into the
-        revealing event's metadata, which is hashed before the statement is sent."""
-        revealed = {scope for scope, _ in self.reveals}
-        missing = [scope for scope in revealed if scope not in self.seeds]
-        stored = {scope: SEED_SECRETS.get((self.match.pk, scope)) for scope in missing}
-        unknown = [scope for scope, known in stored.items() if known is None]
-        if unknown:
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT scope, seed, commitment FROM cacho_diceseed "
-                    "WHERE match_id = %s AND scope = ANY(%s)",
-                    [self.match.pk, unknown],
-                )
-                for scope, secret, commitment in cursor.fetchall():
-                    stored[scope] = (secret, commitment)
-        statements: list[tuple[str, list[Any]]] = []
-        for scope, event in self.reveals:
-            seed = self.seeds.get(scope)
-            known = (seed.seed, seed.commitment) if seed is not None else stored[scope]
-            assert known is not None, f"no seed {scope} for match {self.match.pk}"
-            secret, commitment = known
-            event.metadata["reveal"] = {"scope": scope, "seed": secret, "commitment": commitment}
+        """PostgreSQL: the same writes as parts of the append's one statement (each runs
+        only if the match row was at the expected version)."""
+        revealed, missing = self._fill_reveals()
         match_id = self.match.pk
+        statements: list[tuple[str, list[Any]]] = []
         for scope, seed in self.seeds.items():
             if scope in self.new_seeds:
                 statements.append(
@@ -424,7 +411,7 @@ def after_commit(
             # deadline; superseded meanwhile (the turn was played), it is dropped unsent.
             hold = max(0.0, min(TIMER_HOLD, (deadline_ms - now_ms()) / 2000))
             DISPATCH.call(
-                lambda: _schedule_if_current(match_id, version, deadline_ms),
+                lambda: schedule_if_current(match_id, version, deadline_ms),
                 key=("timer", match_id),
                 after=hold,
             )
@@ -435,14 +422,16 @@ def after_commit(
                 logger.exception("cannot schedule the deadline of match %s", match_id)
 
 
-def _schedule_if_current(match_id: Any, version: int, deadline_ms: int) -> None:
+def schedule_if_current(match_id: Any, version: int, deadline_ms: int) -> bool:
     """The held timer, unless the turn was played meanwhile, maybe through another server
     process (whose players' moves this process never sees): one indexed read is cheaper
     than a broker publish."""
     from cacho import tasks
 
-    if Match.objects.filter(pk=match_id, version=version).exists():
-        tasks.schedule_deadline(match_id, version, deadline_ms)
+    if not Match.objects.filter(pk=match_id, version=version).exists():
+        return False
+    tasks.schedule_deadline(match_id, version, deadline_ms)
+    return True
 
 
 def _project(match_id: Any, version: int, state: Any, game: Game, last_event_at: dt.datetime) -> None:
@@ -468,21 +457,37 @@ def publish(
     """A notice to the match's group (sent from the dispatch loop, not waited for) carrying
     the new events' public wire form: a consumer that is up to date renders them for its
     viewer without reading the store; any other reads the store (the truth) instead."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
     message: dict[str, Any] = {"type": "match.events", "group": group_name(match_id), "version": version}
     if wire:
         message["events"] = wire
     if head is not None:
         message["head"] = head
-    if getattr(settings, "CACHO_CHANNEL_LAYER", "in-memory") == "redis":
-        DISPATCH.notify(layer, group_name(match_id), message)
+    _group_send(match_id, message, mergeable=True)
+
+
+def publish_seats(match_id: Any) -> None:
+    """Tell the match's sockets that who holds the seats changed (they cache the seats)."""
+    _group_send(match_id, {"type": "match.seats", "group": group_name(match_id)}, mergeable=False)
+
+
+def _group_send(match_id: Any, message: dict[str, Any], *, mergeable: bool) -> None:
+    """At most once: clients detect version gaps and catch up from the log. On Redis from
+    the dispatch loop (event notices merge there); the in-memory layer lives on the
+    server's loop, which async_to_sync finds."""
+    layer = get_channel_layer()
+    if layer is None:
         return
-    try:  # the in-memory layer lives on the server's loop: async_to_sync finds it
-        async_to_sync(layer.group_send)(group_name(match_id), message)
-    except Exception:  # at-most-once: clients detect gaps and catch up from the log
-        logger.warning("cannot publish version %s of match %s", version, match_id, exc_info=True)
+    group = group_name(match_id)
+    if getattr(settings, "CACHO_CHANNEL_LAYER", "in-memory") == "redis":
+        if mergeable:
+            DISPATCH.notify(layer, group, message)
+        else:
+            DISPATCH.send(lambda: layer.group_send(group, message))
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        logger.warning("cannot send %s to match %s", message["type"], match_id, exc_info=True)
 
 
 # ---------------------------------------------------------------- following other processes
@@ -757,18 +762,3 @@ def take_seat(match_id: Any, index: int, user: Any) -> Seat:
         seat.save(update_fields=["user"])
         transaction.on_commit(lambda: publish_seats(match_id))
     return seat
-
-
-def publish_seats(match_id: Any) -> None:
-    """Tell the match's sockets that who holds the seats changed (they cache the seats)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    message = {"type": "match.seats", "group": group_name(match_id)}
-    if getattr(settings, "CACHO_CHANNEL_LAYER", "in-memory") == "redis":
-        DISPATCH.send(lambda: layer.group_send(group_name(match_id), message))
-        return
-    try:
-        async_to_sync(layer.group_send)(group_name(match_id), message)
-    except Exception:
-        logger.warning("cannot publish the seats of match %s", match_id, exc_info=True)

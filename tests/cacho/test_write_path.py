@@ -1,5 +1,6 @@
-"""Seed rows written inside the append's one statement: a process that did not start the
-round (nothing cached) still reveals the right seed, and the match verifies."""
+"""The write path's shortcuts are safe: seed rows written inside the append's one statement
+(a process that did not start the round still reveals the right seed, and the match
+verifies), and a held timer dropped once its turn was played."""
 
 from __future__ import annotations
 
@@ -41,3 +42,13 @@ def test_every_command_from_a_fresh_process_reveals_the_stored_seeds() -> None:
     # Every revealed seed is marked so; only the round in play keeps its seed secret.
     hidden = DiceSeed.objects.filter(match=match, revealed=False).count()
     assert hidden == (0 if state_of(match).phase == "over" else 1)
+
+
+def test_a_held_timer_is_not_sent_once_the_turn_was_played() -> None:
+    match = matches.create_match("dudo", ["ana", "beto"], first_seat=0)
+    at = Match.objects.get(pk=match.pk)
+    assert at.deadline_ms is not None
+    assert matches.schedule_if_current(match.pk, at.version, at.deadline_ms)
+    player, command = legal_bidding_move(state_of(match), random.Random(1))
+    matches.submit(match.pk, player, command, command_id())  # played, maybe on another process
+    assert not matches.schedule_if_current(match.pk, at.version, at.deadline_ms)
