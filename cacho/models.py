@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from cacho.log_order import CurrentTransactionId
+
 
 class Match(models.Model):
     """One event stream: what never changes (game, ruleset, options) plus the write
@@ -82,9 +84,14 @@ class Event(models.Model):
     command_id = models.CharField(max_length=64, null=True, blank=True)
     recorded_at = models.DateTimeField()
     hash = models.CharField(max_length=64)
+    # The id of the transaction that wrote the event (PostgreSQL; 0 on SQLite and for the
+    # events stored before it was kept): the global order is (txid, position), read up to
+    # the oldest transaction still running (cacho.log_order).
+    txid = models.BigIntegerField(db_default=CurrentTransactionId(), editable=False)
 
     class Meta:
         ordering = ["position"]
+        indexes = [models.Index(fields=["txid", "position"], name="cacho_event_log_order")]
         constraints = [
             models.UniqueConstraint(fields=["stream", "version"], name="cacho_event_stream_version"),
             models.UniqueConstraint(

@@ -1,16 +1,10 @@
 """The event store: an append-only, hash-chained log of every match's events.
 
-Global order. Every append takes one transaction-level advisory lock
-(`pg_advisory_xact_lock(APPEND_LOCK)`) once it holds its match row, right before it
-inserts, and holds it until commit. Global positions (a bigserial) are therefore handed out *and committed* in
-the same order: a reader of `read_all_after(position)` can never see position 12
-committed while 11 is still in flight and skip it forever. The cost: appends to
-different streams serialise for the length of their insert + commit (the decide
-step runs before the lock, under the stream's own row lock), which bounds the
-write rate of one database to one commit at a time — measured in docs/benchmarks.md.
-The alternatives (a reader that waits for transaction ids below `pg_snapshot_xmin`,
-or a "safe position" lag) avoid that cost but are easier to get wrong.
-SQLite (embedded mode) serialises all writers anyway.
+Global order. Each append is one statement (one transaction) that updates its match's
+head only if the head is still at the expected version, and inserts the events after
+it; appends to different matches never wait for each other. Readers of every stream
+(`read_all_after`) follow the order `(txid, position)` up to the oldest running
+transaction, which never skips an event committed late: see cacho.log_order.
 
 Hash chain. `hash = sha256(previous hash + canonical JSON of the event's stream,
 version, type, schema version, payload, metadata and recorded time in microseconds)`;
@@ -31,9 +25,10 @@ from typing import Any
 import psycopg
 from django.db import connection
 
+from cacho import log_order
+from cacho.log_order import LogPosition
 from cacho.models import Event, Match
 
-APPEND_LOCK = 0x0CAC40  # the advisory lock key of the global append order
 SCHEMA_VERSION = 1
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
@@ -108,6 +103,7 @@ class AppendedEvent:
     recorded_at: dt.datetime
     hash: str
     position: int | None = None
+    txid: int | None = None
 
     def as_model(self) -> Event:
         return Event(
@@ -184,6 +180,7 @@ def append(
             stored = Event.objects.bulk_create([row.as_model() for row in rows])
             for row, model in zip(rows, stored, strict=True):
                 row.position = model.position
+                row.txid = 0  # SQLite: one writer at a time (cacho.log_order)
     if updated != 1:
         match.version = base_version
         raise StaleStream(base_version)
@@ -219,9 +216,9 @@ def _append_sql(names: tuple[str, ...], count: int, also: tuple[str, ...] = ()) 
     joined = "".join(f", also_{number} AS ({sql})" for number, sql in enumerate(also))
     return (
         f'WITH head AS (UPDATE "cacho_match" SET {assignments} WHERE "id" = %s::uuid AND "version" = %s::int '
-        f"RETURNING pg_advisory_xact_lock(%s::bigint)::text AS locked){joined} "
+        f"RETURNING 1){joined} "
         f'INSERT INTO "cacho_event" ({columns}) SELECT fresh.* FROM head, (VALUES {values}) AS fresh '
-        'RETURNING "position"'
+        'RETURNING "position", "txid"'
     )
 
 
@@ -233,18 +230,15 @@ def _append_postgresql(
     also: Sequence[tuple[str, list[Any]]] = (),
 ) -> int:
     """The head update and the event rows in one statement: outside a transaction it is its
-    own (one round trip, one commit). The global append lock is taken in the UPDATE's
-    RETURNING, that is only once the match row is locked: a writer never waits for a row
-    lock while holding the global lock (no deadlock with the locked path), and the
-    positions (drawn while inserting, after the head row is returned) are handed out under
-    it. No row updated (the stream moved on): nothing inserted, 0 returned.
+    own (one round trip, one commit). No row updated (the stream moved on): nothing
+    inserted, 0 returned. The rows' txid is the column's default (cacho.log_order).
 
     Sent with server-side binding as a prepared statement (psycopg prepares it on first
     use per connection and shape): the JSON travels as parameters, not quoted into SQL."""
     fields = [Match._meta.get_field(name) for name in names]
     sql = _append_sql(tuple(names), len(rows), tuple(statement for statement, _ in also))
     params: list[Any] = [field.get_db_prep_save(getattr(match, field.name), connection) for field in fields]
-    params += [match.pk, base_version, APPEND_LOCK]
+    params += [match.pk, base_version]
     for _, extra in also:
         params += extra
     for row in rows:
@@ -263,8 +257,9 @@ def _append_postgresql(
     with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
         cursor.execute(sql, params, prepare=True)
         positions = cursor.fetchall()
-    for row, (position,) in zip(rows, positions, strict=False):
+    for row, (position, txid) in zip(rows, positions, strict=False):
         row.position = position
+        row.txid = txid
     return 1 if len(positions) == len(rows) else 0
 
 
@@ -274,8 +269,7 @@ def read_stream(match_id: Any, after: int = 0, limit: int | None = None) -> list
     return list(query[:limit] if limit is not None else query)
 
 
-def read_all_after(position: int, limit: int = 1000) -> list[Event]:
-    """Every stream's events after a global position, in global order, for projections.
-
-    Never skips an event committed late: see the module docstring (advisory lock)."""
-    return list(Event.objects.filter(position__gt=position).order_by("position")[:limit])
+def read_all_after(checkpoint: LogPosition, limit: int = 1000) -> list[Event]:
+    """Every stream's events after `checkpoint`, in global order, for projections: never
+    skips an event committed late (cacho.log_order). Resume from `log_order.of(last)`."""
+    return list(log_order.after(Event.objects.all(), checkpoint)[:limit])

@@ -15,8 +15,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cacho import log_order
 from cacho.engine.errors import RuleError
 from cacho.engine.games import game_for
+from cacho.log_order import LogPosition
 from cacho.models import Event, Match
 from cacho.services import matches as match_service
 from cacho.store import read_all_after, read_stream
@@ -176,9 +178,10 @@ def match_result(match_id: Any) -> MatchOutcome:
     return MatchOutcome(True, results, rows[-1].version)
 
 
-def events_after(position: int, limit: int = 1000) -> list[tuple[int, Any]]:
-    """(global position, match id) of every match event after `position`, in global order."""
-    return [(e.position, e.stream_id) for e in read_all_after(position, limit)]
+def events_after(checkpoint: LogPosition, limit: int = 1000) -> list[tuple[LogPosition, Any]]:
+    """(point in the global order, match id) of every match event after `checkpoint`, in
+    global order (cacho.log_order)."""
+    return [(log_order.of(event), event.stream_id) for event in read_all_after(checkpoint, limit)]
 
 
 def match_events(match_id: Any) -> list[Event]:

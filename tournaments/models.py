@@ -311,11 +311,13 @@ class StandingRow(models.Model):
 
 
 class ProjectionCheckpoint(models.Model):
-    """The last global event position a projection has read (`cacho.store.read_all_after`)."""
+    """The last point of the global event order a projection has read: (txid, position),
+    see `cacho.log_order` and `cacho.store.read_all_after`."""
 
     name = models.CharField(max_length=64, unique=True)
+    txid = models.BigIntegerField(default=0)
     position = models.BigIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
-        return f"{self.name} @ {self.position}"
+        return f"{self.name} @ {self.txid}/{self.position}"

@@ -1,10 +1,11 @@
 """Projections of the tournaments: table results from the match event streams, and standings.
 
 Results. `project_results()` reads the global match event order from its checkpoint
-(`ProjectionCheckpoint` "tournament-results", via `cacho.store.read_all_after`, which never
-skips an event committed late), and for each stream that belongs to a playing tournament
-table and whose match is over, records the table's result (`services.record_table_result`,
-idempotent). The checkpoint moves in the same transaction as the results it caused.
+(`ProjectionCheckpoint` "tournament-results", a point of the order (txid, position), via
+`cacho.store.read_all_after`, which never skips an event committed late: cacho.log_order),
+and for each stream that belongs to a playing tournament table and whose match is over,
+records the table's result (`services.record_table_result`, idempotent). The checkpoint
+moves in the same transaction as the results it caused.
 
 Standings. `standings_from_events(tournament)` folds the tournament's own event log
 (table-finished results, round-created byes worth bye points) through `competition.standings`;
@@ -21,6 +22,7 @@ from typing import Any
 
 from django.db import transaction
 
+from cacho.log_order import LogPosition
 from tournaments import matches
 from tournaments.competition.entries import Entry as CoreEntry
 from tournaments.competition.standings import ByeAward, EntryResult, MatchResult, Standings, compute_standings
@@ -40,7 +42,7 @@ def project_results(batch: int = 1000, max_batches: int = 1000) -> int:
             checkpoint, _created = ProjectionCheckpoint.objects.select_for_update().get_or_create(
                 name=CHECKPOINT
             )
-            seen = matches.events_after(checkpoint.position, batch)
+            seen = matches.events_after(LogPosition(checkpoint.txid, checkpoint.position), batch)
             if not seen:
                 return finished
             streams = {match_id for _, match_id in seen}
@@ -48,8 +50,8 @@ def project_results(batch: int = 1000, max_batches: int = 1000) -> int:
                 outcome = matches.match_result(table.match_id)
                 if outcome.over and record_table_result(table.pk, outcome):
                     finished += 1
-            checkpoint.position = seen[-1][0]
-            checkpoint.save(update_fields=["position", "updated_at"])
+            checkpoint.txid, checkpoint.position = seen[-1][0]
+            checkpoint.save(update_fields=["txid", "position", "updated_at"])
         if len(seen) < batch:
             return finished
     return finished

@@ -117,7 +117,7 @@ if CONFIG.redis_url:
                 "hosts": [{"address": CONFIG.redis_url, "socket_timeout": None}],
                 "prefix": "cacho",
                 # One channel per server process carries every match it serves (cacho.live.hub).
-                "channel_capacity": {"hub.*": 5000},
+                "channel_capacity": {"hub-*": 5000},
             },
         }
     }

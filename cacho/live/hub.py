@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 import weakref
 from typing import Any
+
+from cacho.services.notices import HUB_PREFIX
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +50,9 @@ class Hub:
 
     async def _ensure_pump(self) -> str:
         if self._channel is None:
-            self._channel = await self.layer.new_channel("hub")
+            # A plain (not process-specific) name: notices reach it in one script call
+            # (cacho.services.notices); this pump is its only reader.
+            self._channel = f"{HUB_PREFIX}{uuid.uuid4().hex}"
         if self._pump is None or self._pump.done():
             self._pump = asyncio.get_running_loop().create_task(self._run(self._channel))
         return self._channel

@@ -11,26 +11,20 @@
   together run in one database transaction (one commit for many matches).
   Projections are rebuildable and only ever move forward, so a late write is harmless
   and one lost with a dying process is repaired by `manage.py rebuild_projections`.
-* `notify`: the channel-layer notice on Redis, from one long-lived event loop thread.
-  `async_to_sync(group_send)` from a plain thread builds a fresh loop per call, and
-  channels-redis a fresh connection per loop (~7 ms a notice here); this loop keeps its
-  connection. Notices to one group that pile up while the loop is busy are merged into
-  one (their events concatenated), and the loop is woken once per burst, not per notice.
-  Delivery is at-most-once anyway: clients detect version gaps and catch up.
-  (The in-memory layer lives on the server's own loop: it is not sent from here.)
+(Channel-layer notices are not sent from here: cacho.services.notices sends them at once,
+on the committing thread, in one Redis round trip.)
 
 `inline = True` runs the work on the caller's thread instead (benchmarks, debugging).
 """
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 logger = logging.getLogger(__name__)
@@ -46,10 +40,7 @@ class Dispatcher:
         self._serial = itertools.count()
         self._worker: threading.Thread | None = None
         self._lock = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._notices: dict[str, tuple[Any, dict[str, Any]]] = {}
-        self._notices_lock = threading.Lock()
-        self._flushing = False
+        self._wakes_at = float("inf")  # when the waiting worker will look again by itself
         self.inline = False
 
     # ---------------------------------------------------------------- blocking calls
@@ -71,8 +62,12 @@ class Dispatcher:
         with self._has_work:
             slot = ("key", key) if key is not None else ("call", next(self._serial))
             self._pending.pop(slot, None)
-            self._pending[slot] = (time.monotonic() + after, transaction, function)
-            self._has_work.notify()
+            not_before = time.monotonic() + after
+            self._pending[slot] = (not_before, transaction, function)
+            # A held call replacing a held one (a match's next move) is due no sooner than
+            # the worker wakes anyway: waking it now would only cost both threads the GIL.
+            if not_before < self._wakes_at:
+                self._has_work.notify()
 
     def _ensure_worker(self) -> None:
         with self._lock:
@@ -87,9 +82,11 @@ class Dispatcher:
                 now = time.monotonic()
                 due = [slot for slot, (not_before, _, _) in self._pending.items() if not_before <= now]
                 if due:
+                    self._wakes_at = 0.0  # busy: every new call must be looked at
                     return [self._pending.pop(slot)[1:] for slot in due]
-                wait = min((entry[0] for entry in self._pending.values()), default=now + 60) - now
-                self._has_work.wait(timeout=max(0.001, wait))
+                wakes_at = min((entry[0] for entry in self._pending.values()), default=now + 60)
+                self._wakes_at = max(now + 0.001, wakes_at)
+                self._has_work.wait(timeout=self._wakes_at - now)
 
     def _work(self) -> None:
         from django.db import close_old_connections, connections
@@ -117,79 +114,6 @@ class Dispatcher:
         done = threading.Event()
         self.call(done.set)
         done.wait(timeout)
-        if self._loop is not None and self._loop.is_running():
-            sent = threading.Event()
-
-            async def after_notices() -> None:
-                while self._flushing:
-                    await asyncio.sleep(0.001)
-                sent.set()
-
-            asyncio.run_coroutine_threadsafe(after_notices(), self._loop)
-            sent.wait(timeout)
-
-    # ---------------------------------------------------------------- notices
-
-    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
-        with self._lock:
-            if self._loop is None or not self._loop.is_running():
-                loop = asyncio.new_event_loop()
-                ready = threading.Event()
-
-                def run() -> None:
-                    asyncio.set_event_loop(loop)
-                    loop.call_soon(ready.set)
-                    loop.run_forever()
-
-                threading.Thread(target=run, name="cacho-dispatch-loop", daemon=True).start()
-                ready.wait(5)
-                self._loop = loop
-            return self._loop
-
-    def notify(self, layer: Any, group: str, message: dict[str, Any]) -> None:
-        """`layer.group_send(group, message)` on the dispatch loop, not waited for."""
-        with self._notices_lock:
-            waiting = self._notices.get(group)
-            self._notices[group] = (layer, merge_notices(waiting[1], message) if waiting else message)
-            if self._flushing:
-                return
-            self._flushing = True
-        self._ensure_loop().call_soon_threadsafe(lambda: asyncio.ensure_future(self._flush()))
-
-    async def _flush(self) -> None:
-        while True:
-            with self._notices_lock:
-                notices, self._notices = self._notices, {}
-                if not notices:
-                    self._flushing = False
-                    return
-            results = await asyncio.gather(
-                *(layer.group_send(group, message) for group, (layer, message) in notices.items()),
-                return_exceptions=True,
-            )
-            for result in results:
-                if isinstance(result, BaseException):
-                    logger.warning("after-commit notice failed", exc_info=result)
-
-    def send(self, factory: Callable[[], Awaitable[Any]]) -> None:
-        """Run `factory()` on the dispatch loop, not waited for; failures are logged."""
-
-        async def guarded() -> None:
-            try:
-                await factory()
-            except Exception:
-                logger.warning("after-commit notice failed", exc_info=True)
-
-        asyncio.run_coroutine_threadsafe(guarded(), self._ensure_loop())
-
-
-def merge_notices(earlier: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:
-    """One notice for two: the events of both when they follow each other, else only the
-    later version (its receivers see the gap and read the store)."""
-    first, second = earlier.get("events"), later.get("events")
-    if first and second and first[-1]["v"] + 1 == second[0]["v"]:
-        return {**later, "events": [*first, *second]}
-    return {key: value for key, value in later.items() if key != "events"}
 
 
 def _guarded(function: Callable[[], Any]) -> None:

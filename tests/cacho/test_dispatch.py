@@ -1,9 +1,8 @@
 """The after-commit dispatcher: keyed calls replace each other, holds debounce, a
-transaction group commits once, notices to one group merge while the loop is busy."""
+transaction group commits once. (Notices: test_notices.py.)"""
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 from typing import Any
@@ -11,7 +10,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from cacho.services.dispatch import Dispatcher, merge_notices
+from cacho.services.dispatch import Dispatcher
 
 
 def wait_until(predicate: Any, timeout: float = 5.0) -> None:
@@ -110,50 +109,3 @@ def test_calls_of_one_transaction_group_share_a_transaction_and_survive_a_failur
     assert ("c", False) in seen
     dispatcher.call(lambda: __import__("django.db").db.connections.close_all())
     dispatcher.drain()
-
-
-def wire(version: int) -> dict[str, Any]:
-    return {"v": version, "t": "bid_made", "payload": {}, "public": {}, "at": 0, "hash": str(version)}
-
-
-def test_notices_that_follow_each_other_merge_and_a_gap_keeps_only_the_version() -> None:
-    first = {"type": "match.events", "group": "g", "version": 3, "events": [wire(2), wire(3)]}
-    second = {"type": "match.events", "group": "g", "version": 4, "events": [wire(4)]}
-    merged = merge_notices(first, second)
-    assert merged["version"] == 4 and [item["v"] for item in merged["events"]] == [2, 3, 4]
-    gap = {"type": "match.events", "group": "g", "version": 6, "events": [wire(6)]}
-    assert merge_notices(second, gap) == {"type": "match.events", "group": "g", "version": 6}
-
-
-class SlowLayer:
-    """A channel layer whose first send blocks until released."""
-
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, dict[str, Any]]] = []
-        self.release = threading.Event()
-
-    async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        if not self.sent:
-            self.sent.append((group, message))
-            while not self.release.is_set():
-                await asyncio.sleep(0.005)
-            return
-        self.sent.append((group, message))
-
-
-def test_notices_piling_up_during_a_send_go_out_as_one() -> None:
-    dispatcher = Dispatcher()
-    layer = SlowLayer()
-    dispatcher.notify(layer, "g", {"type": "match.events", "group": "g", "version": 1, "events": [wire(1)]})
-    wait_until(lambda: layer.sent)
-    for version in (2, 3, 4):
-        notice = {"type": "match.events", "group": "g", "version": version, "events": [wire(version)]}
-        dispatcher.notify(layer, "g", notice)
-    dispatcher.notify(layer, "h", {"type": "match.events", "group": "h", "version": 9, "events": [wire(9)]})
-    layer.release.set()
-    wait_until(lambda: len(layer.sent) == 3)
-    dispatcher.drain()
-    by_group = {group: message for group, message in layer.sent[1:]}
-    assert [item["v"] for item in by_group["g"]["events"]] == [2, 3, 4]
-    assert by_group["g"]["version"] == 4 and by_group["h"]["version"] == 9
-    assert len(layer.sent) == 3

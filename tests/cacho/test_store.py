@@ -11,6 +11,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, connections, transaction
 
+from cacho import log_order
+from cacho.log_order import LogPosition
 from cacho.models import Event
 from cacho.services import matches
 from cacho.services.verify import verify_match
@@ -121,7 +123,8 @@ def test_forged_dice_with_a_recomputed_hash_chain_are_caught_by_the_seed() -> No
 @pytest.mark.django_db(transaction=True)
 def test_a_tailing_reader_never_skips_a_position_under_eight_concurrent_writers() -> None:
     games = [matches.create_match("dudo", ["ana", "beto"], first_seat=0) for _ in range(8)]
-    start_position = Event.objects.order_by("-position").values_list("position", flat=True).first() or 0
+    last = Event.objects.order_by("-txid", "-position").first()
+    start = log_order.of(last) if last is not None else log_order.START
     stop = threading.Event()
     errors: list[BaseException] = []
     per_writer = 30
@@ -140,17 +143,17 @@ def test_a_tailing_reader_never_skips_a_position_under_eight_concurrent_writers(
         finally:
             connections.close_all()
 
-    seen: list[int] = []
+    seen: list[LogPosition] = []
 
     def reader() -> None:
-        position = start_position
+        checkpoint = start
         try:
             while True:
                 done = stop.is_set()
-                batch = read_all_after(position, limit=200)
+                batch = read_all_after(checkpoint, limit=200)
                 for event in batch:
-                    seen.append(event.position)
-                    position = event.position
+                    seen.append(log_order.of(event))
+                    checkpoint = log_order.of(event)
                 if done and not batch:
                     break
                 time.sleep(0.001)
@@ -167,10 +170,54 @@ def test_a_tailing_reader_never_skips_a_position_under_eight_concurrent_writers(
     stop.set()
     tail.join()
     assert not errors, errors
-    stored = list(
-        Event.objects.filter(position__gt=start_position)
-        .order_by("position")
-        .values_list("position", flat=True)
-    )
-    assert seen == stored, "the reader saw every committed event, in order, exactly once"
+    stored = [log_order.of(event) for event in Event.objects.filter(position__gt=start.position)]
+    assert seen == sorted(stored), "the reader saw every committed event, in order, exactly once"
     assert len(stored) >= 8 * per_writer
+    assert len({txid for txid, _ in stored}) > 1, "each append is its own transaction"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_event_committed_late_is_read_before_the_later_ones_that_committed_first() -> None:
+    """A writer that inserted first but commits last (its position is the smaller one)
+    holds back the reader: the reader never moves past it and so never skips it."""
+    if connection.vendor != "postgresql":
+        pytest.skip("one writer at a time on SQLite")
+    slow_match = matches.create_match("dudo", ["ana", "beto"], first_seat=0)
+    fast_match = matches.create_match("dudo", ["ana", "beto"], first_seat=0)
+    last = Event.objects.order_by("-txid", "-position").first()
+    checkpoint = log_order.of(last) if last is not None else log_order.START
+    inserted, release = threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def slow_writer() -> None:
+        try:
+            with transaction.atomic():
+                state = state_of(slow_match)
+                player, command = legal_bidding_move(state, random.Random(1))
+                play(slow_match, player, **command)
+                inserted.set()
+                release.wait(10)
+        except BaseException as exc:
+            errors.append(exc)
+            inserted.set()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=slow_writer)
+    thread.start()
+    assert inserted.wait(10)
+    state = state_of(fast_match)
+    player, command = legal_bidding_move(state, random.Random(2))
+    fast = play(fast_match, player, **command)
+    assert Event.objects.filter(stream_id=fast_match.pk, version=fast.version).exists(), "committed, visible"
+    try:
+        assert read_all_after(checkpoint) == [], "the horizon holds while the first writer is open"
+    finally:
+        release.set()
+        thread.join()
+    assert not errors, errors
+    read = read_all_after(checkpoint)
+    streams = [event.stream_id for event in read]
+    assert streams == [slow_match.pk, fast_match.pk], "the late commit comes first, nothing skipped"
+    assert read[-1].version == fast.version
+    assert read[0].position < read[1].position

@@ -1,0 +1,196 @@
+"""Channel-layer notices to match groups on Redis, sent from one plain thread.
+
+Every committed move is a notice to its match's group, so this is the hottest path after
+the append itself. channels-redis's `group_send` is a coroutine of four Redis round trips
+(expire the group, read its members, expire each member's queue, run a Lua script it
+sends in full), driven by asyncio redis-py: on the write path's machine that was about
+0.45 ms of CPU a notice, more than the rest of the command, and the event loop thread
+fought the request threads for the GIL.
+
+Here a notice is one `EVALSHA` of a script that does the same in Redis, written by the
+thread that committed to a connection of its own, its reply read later. The script writes exactly what
+`RedisChannelLayer.group_send` writes for a member channel (the serialised message in the
+channel's sorted set, scored by time, capacity and expiry as configured), so
+`RedisChannelLayer.receive` reads it unchanged. It does that only for the server
+processes' hub channels (plain names `hub-…`, cacho.live.hub), which need no
+`__asgi_channel__` routing; any other member of the group gets the message through the
+layer's own `send`. A layer with several Redis hosts (sharded) or another backend gets
+the layer's own `group_send`.
+
+Delivery stays at-most-once: a failure is logged and the notice dropped; clients detect
+the version gap and catch up from the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from asgiref.sync import async_to_sync
+
+logger = logging.getLogger(__name__)
+
+HUB_PREFIX = "hub-"  # the plain channel names of the hubs (one per server process)
+
+GROUP_SEND = """
+local group, payload, now = KEYS[1], ARGV[1], ARGV[2]
+local group_cutoff, queue_cutoff = ARGV[3], ARGV[4]
+local expiry, capacity, prefix, hub = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7], ARGV[8]
+redis.call('ZREMRANGEBYSCORE', group, 0, group_cutoff)
+local others = {}
+for _, member in ipairs(redis.call('ZRANGE', group, 0, -1)) do
+    if string.sub(member, 1, #hub) == hub then
+        local queue = prefix .. member
+        redis.call('ZREMRANGEBYSCORE', queue, 0, queue_cutoff)
+        if redis.call('ZCOUNT', queue, '-inf', '+inf') < capacity then
+            redis.call('ZADD', queue, now, payload)
+            redis.call('EXPIRE', queue, expiry)
+        end
+    else
+        table.insert(others, member)
+    end
+end
+return others
+"""
+
+
+class NoticeSender:
+    """Sends on the caller's thread (the write path's, after commit) without waiting: the
+    `EVALSHA` is written to a connection of its own and its reply is read later, when it
+    has arrived (before a later send) or when too many are outstanding. A notice costs a
+    socket write; no round trip is waited for, and no thread is woken (handing notices
+    to a thread cost more CPU in wake-ups and GIL hand-overs than the send itself:
+    docs/event-store.md, "Performance"). A reply naming members that are not hubs is
+    sent on by the layer's `send`; a lost script is loaded again and the notice re-sent.
+    If Redis fails, notices are dropped for `BACKOFF` seconds: an outage never slows the
+    moves down (the connection's timeouts are short)."""
+
+    BACKOFF = 1.0
+    TIMEOUT = 0.5
+    MAX_OUTSTANDING = 256
+
+    def __init__(self) -> None:
+        self._links: dict[int, _Link | None] = {}
+        self._lock = threading.Lock()
+        self._down_until = 0.0
+
+    def send(self, layer: Any, group: str, message: dict[str, Any]) -> None:
+        """`layer.group_send(group, message)`, at most once; failures are logged."""
+        if time.monotonic() < self._down_until:
+            return
+        with self._lock:
+            try:
+                link = self._link_for(layer)
+                if link is None:
+                    async_to_sync(layer.group_send)(group, message)
+                    return
+                link.send(group, message)
+            except Exception:
+                self._down_until = time.monotonic() + self.BACKOFF
+                self._links.pop(id(layer), None)
+                logger.warning(
+                    "notice to %s dropped, and any in the next %.0f s", group, self.BACKOFF, exc_info=True
+                )
+
+    def settle(self) -> None:
+        """Read every outstanding reply (tests; a process about to exit)."""
+        with self._lock:
+            for link in self._links.values():
+                if link is not None:
+                    link.read_replies(block=True)
+
+    def _link_for(self, layer: Any) -> _Link | None:
+        key = id(layer)
+        link = self._links.get(key)
+        if link is not None and link.pid != os.getpid():  # forked: never share a socket
+            link = None
+        elif key in self._links:
+            return link
+        from channels_redis.core import RedisChannelLayer
+
+        if isinstance(layer, RedisChannelLayer) and layer.ring_size == 1:
+            link = _Link(layer, self.TIMEOUT, self.MAX_OUTSTANDING)
+        self._links[key] = link
+        return link
+
+
+class _Link:
+    """One Redis connection carrying one layer's notices, replies read when they are there."""
+
+    def __init__(self, layer: Any, timeout: float, max_outstanding: int) -> None:
+        import redis
+
+        host = dict(layer.hosts[0])
+        address = host.pop("address", None)
+        host.update(socket_timeout=timeout, socket_connect_timeout=timeout)
+        self.client = redis.Redis.from_url(address, **host) if address else redis.Redis(**host)
+        self.sha = self.client.script_load(GROUP_SEND)
+        self.connection = self.client.connection_pool.get_connection()
+        self.layer = layer
+        self.pid = os.getpid()
+        self.max_outstanding = max_outstanding
+        self.outstanding: deque[tuple[str, dict[str, Any]]] = deque()
+        self.last_score = 0.0
+
+    def send(self, group: str, message: dict[str, Any]) -> None:
+        self.read_replies(block=len(self.outstanding) >= self.max_outstanding)
+        layer, now = self.layer, time.time()
+        # A queue is read in score order: two notices within the clock's resolution must
+        # still keep their order.
+        self.last_score = score = max(now, self.last_score + 1e-5)
+        self.connection.send_command(
+            "EVALSHA",
+            self.sha,
+            1,
+            layer._group_key(group),
+            layer.serialize(message),
+            repr(score),
+            int(now) - layer.group_expiry,
+            int(now) - int(layer.expiry),
+            int(layer.expiry),
+            layer.get_capacity(HUB_PREFIX),
+            layer.prefix,
+            HUB_PREFIX,
+        )
+        self.outstanding.append((group, message))
+
+    def read_replies(self, *, block: bool) -> None:
+        from redis.exceptions import NoScriptError, ResponseError
+
+        resend: list[tuple[str, dict[str, Any]]] = []
+        while self.outstanding and (block or self.connection.can_read(timeout=0)):
+            group, message = self.outstanding.popleft()
+            try:
+                others = self.connection.read_response()
+            except NoScriptError:  # Redis restarted or its scripts were flushed
+                resend.append((group, message))
+                continue
+            except ResponseError:
+                logger.warning("notice to %s refused by Redis", group, exc_info=True)
+                continue
+            for member in others:  # not a hub: the layer's own way (process-specific names)
+                channel = member.decode() if isinstance(member, bytes) else member
+                _guarded(
+                    lambda channel=channel, message=message: async_to_sync(self.layer.send)(
+                        channel, dict(message)
+                    )
+                )  # type: ignore[misc]
+        if resend:
+            self.sha = self.client.script_load(GROUP_SEND)
+            for group, message in resend:
+                self.send(group, message)
+
+
+def _guarded(function: Callable[[], Any]) -> None:
+    try:
+        function()
+    except Exception:
+        logger.warning("after-commit notice failed", exc_info=True)
+
+
+NOTICES = NoticeSender()

@@ -1,0 +1,136 @@
+"""Notices to match groups (cacho.services.notices): written to Redis so that
+channels-redis's own `receive` reads them, for hub channels in one script call and for
+any other member through the layer's `send`; a Redis outage costs a dropped notice, not
+a slow move."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+import uuid
+from typing import Any
+
+import pytest
+import redis
+from asgiref.sync import async_to_sync
+
+from cacho.services.notices import HUB_PREFIX, NoticeSender
+
+
+def wire(version: int) -> dict[str, Any]:
+    return {"v": version, "t": "bid_made", "payload": {}, "public": {}, "at": 0, "hash": str(version)}
+
+
+def notice(group: str, version: int) -> dict[str, Any]:
+    return {"type": "match.events", "group": group, "version": version, "events": [wire(version)]}
+
+
+class RecordingLayer:
+    """A channel layer that is not channels-redis: the sender uses its `group_send`."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        self.sent.append((group, message))
+
+
+def test_another_layer_gets_its_own_group_send() -> None:
+    layer = RecordingLayer()
+    NoticeSender().send(layer, "g", notice("g", 1))
+    assert layer.sent == [("g", notice("g", 1))]
+
+
+@pytest.fixture
+def redis_layer() -> Any:
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        pytest.skip("REDIS_URL is not set")
+    from channels_redis.core import RedisChannelLayer
+
+    prefix = f"cachotest{uuid.uuid4().hex[:8]}"
+    layer = RedisChannelLayer(
+        hosts=[{"address": url, "socket_timeout": None}], prefix=prefix, channel_capacity={"hub-*": 5}
+    )
+    yield layer
+    client = redis.Redis.from_url(url)
+    for key in client.scan_iter(f"{prefix}*"):
+        client.delete(key)
+    async_to_sync(layer.flush)()
+
+
+def receive(layer: Any, channel: str, timeout: float = 2.0) -> dict[str, Any]:
+    async def one() -> dict[str, Any]:
+        return await asyncio.wait_for(layer.receive(channel), timeout)  # type: ignore[no-any-return]
+
+    return async_to_sync(one)()
+
+
+def test_a_hub_and_a_process_specific_member_both_receive_through_channels_redis(redis_layer: Any) -> None:
+    layer = redis_layer
+    hub = f"{HUB_PREFIX}{uuid.uuid4().hex}"
+    group = "match-1"
+
+    async def join() -> str:
+        specific = await layer.new_channel()
+        await layer.group_add(group, hub)
+        await layer.group_add(group, specific)
+        return specific  # type: ignore[no-any-return]
+
+    specific = async_to_sync(join)()
+    sent = notice(group, 7)
+    sender = NoticeSender()
+    sender.send(layer, group, sent)
+    sender.settle()  # the reply names the process-specific member: sent on by the layer
+    assert receive(layer, hub) == sent
+    assert receive(layer, specific) == sent
+
+
+def test_a_hub_queue_keeps_the_layers_capacity(redis_layer: Any) -> None:
+    layer = redis_layer
+    hub = f"{HUB_PREFIX}{uuid.uuid4().hex}"
+    async_to_sync(layer.group_add)("match-2", hub)
+    sender = NoticeSender()
+    for version in range(1, 8):
+        sender.send(layer, "match-2", notice("match-2", version))
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    assert client.zcard(f"{layer.prefix}{hub}") == 5, "capacity 5: the rest dropped, as group_send does"
+    assert [receive(layer, hub)["version"] for _ in range(5)] == [1, 2, 3, 4, 5]
+
+
+def test_redis_down_drops_notices_for_a_moment_without_slowing_the_caller(redis_layer: Any) -> None:
+    from channels_redis.core import RedisChannelLayer
+
+    dead = RedisChannelLayer(hosts=[{"address": "redis://127.0.0.1:1/0"}], prefix="cachodead")
+    sender = NoticeSender()
+    began = time.monotonic()
+    sender.send(dead, "match-4", notice("match-4", 1))  # refused: logged, dropped
+    sender.send(dead, "match-4", notice("match-4", 2))  # within the back-off: not even tried
+    assert time.monotonic() - began < NoticeSender.TIMEOUT * 2
+    assert sender._down_until > time.monotonic()
+
+
+def test_a_flushed_script_is_loaded_again_and_the_notice_resent(redis_layer: Any) -> None:
+    layer = redis_layer
+    hub = f"{HUB_PREFIX}{uuid.uuid4().hex}"
+    async_to_sync(layer.group_add)("match-5", hub)
+    sender = NoticeSender()
+    sender.send(layer, "match-5", notice("match-5", 1))
+    sender.settle()
+    redis.Redis.from_url(os.environ["REDIS_URL"]).script_flush()
+    sender.send(layer, "match-5", notice("match-5", 2))  # NOSCRIPT: loaded again, sent again
+    sender.settle()
+    assert [receive(layer, hub)["version"] for _ in range(2)] == [1, 2]
+
+
+def test_many_notices_without_reading_replies_stay_in_order(redis_layer: Any) -> None:
+    layer = redis_layer
+    hub = f"{HUB_PREFIX}{uuid.uuid4().hex}"
+    async_to_sync(layer.group_add)("match-6", hub)
+    sender = NoticeSender()
+    sender.MAX_OUTSTANDING = 3
+    layer.channel_capacity = layer.compile_capacities({"hub-*": 100})
+    for version in range(1, 11):
+        sender.send(layer, "match-6", notice("match-6", version))
+    assert [receive(layer, hub)["version"] for _ in range(10)] == list(range(1, 11))
