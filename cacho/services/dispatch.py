@@ -107,13 +107,17 @@ class Dispatcher:
                 _guarded(connections.close_all)
 
     def drain(self, timeout: float = 10.0) -> None:
-        """Run everything queued so far, held calls included, and wait for it (tests, shutdown)."""
+        """Run everything queued so far, held calls included, and wait for it; read the
+        notices' replies (tests, shutdown)."""
         with self._has_work:
             for slot, (_, group, function) in list(self._pending.items()):
                 self._pending[slot] = (0.0, group, function)
         done = threading.Event()
         self.call(done.set)
         done.wait(timeout)
+        from cacho.services.notices import NOTICES
+
+        NOTICES.settle()  # replies read: a non-hub member of a group has its message too
 
 
 def _guarded(function: Callable[[], Any]) -> None:

@@ -66,7 +66,9 @@ class NoticeSender:
     socket write; no round trip is waited for, and no thread is woken (handing notices
     to a thread cost more CPU in wake-ups and GIL hand-overs than the send itself:
     docs/event-store.md, "Performance"). A reply naming members that are not hubs is
-    sent on by the layer's `send`; a lost script is loaded again and the notice re-sent.
+    sent on by the layer's `send` when that reply is read (at the next notice, or
+    `settle`): only hubs join match groups, so that path is for foreign listeners, not
+    for players; a lost script is loaded again and the notice re-sent.
     If Redis fails, notices are dropped for `BACKOFF` seconds: an outage never slows the
     moves down (the connection's timeouts are short)."""
 

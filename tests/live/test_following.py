@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import random
+import uuid
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from cacho.live import reads
 from cacho.models import Match
 from cacho.services import matches
 from cacho.services.dispatch import DISPATCH
+from cacho.services.notices import HUB_PREFIX
 from cacho.services.presentation import fixed_fields
 from tests.cacho.helpers import command_id, legal_bidding_move
 
@@ -54,7 +56,7 @@ def test_a_process_follows_another_ones_writes_from_the_notices() -> None:
     match = matches.create_match("dudo", ["ana", "beto", "caro"], first_seat=0)
     key = str(match.pk)
     DISPATCH.drain()  # the new match's own notice is out before this channel joins
-    channel = async_to_sync(layer.new_channel)()
+    channel = f"{HUB_PREFIX}{uuid.uuid4().hex}"  # as a server process's hub listens
     async_to_sync(layer.group_add)(matches.group_name(key), channel)
     connections = connections_of(match)
     _, seats = reads.state_frame(key, connections[0])

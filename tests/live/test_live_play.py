@@ -326,3 +326,39 @@ def get_user(name: str) -> Any:
     from django.contrib.auth import get_user_model
 
     return get_user_model().objects.get(username=name)
+
+
+def test_a_watcher_sees_a_seat_taken_while_the_socket_is_open(server: Server) -> None:
+    """Sockets keep the seats (they change only when a seat is taken): taking one tells the
+    match's group, and the next state frame shows the new holder."""
+    from django.contrib.auth import get_user_model
+
+    match = matches.create_match("dudo", ["ana", "beto"], first_seat=0)
+    session_cookie("ana")
+    session_cookie("beto")
+    users = get_user_model().objects
+    matches.take_seat(match.pk, 0, users.get(username="ana"))
+    beto = users.get(username="beto")
+    url = ws_url(server, match.pk)
+
+    def holders(frame: dict[str, Any]) -> list[str | None]:
+        return [seat["player"] for seat in frame["d"]["seats"]]
+
+    async def watch_until_taken() -> list[str | None]:
+        watcher = await open_socket(url)
+        first = await watcher.next(lambda f: f["t"] == "state")
+        assert holders(first) == ["ana", None]
+        await watcher.send({"t": "state"})  # served from the socket's seats and the cache
+        assert holders(await watcher.next(lambda f: f["t"] == "state")) == ["ana", None]
+        await db(matches.take_seat)(match.pk, 1, beto)
+        seen: list[str | None] = []
+        for _ in range(50):
+            await watcher.send({"t": "state"})
+            seen = holders(await watcher.next(lambda f: f["t"] == "state"))
+            if seen[1] is not None:
+                break
+            await asyncio.sleep(0.1)
+        await watcher.connection.close()
+        return seen
+
+    assert asyncio.run(watch_until_taken()) == ["ana", "beto"]
