@@ -51,16 +51,36 @@ def event_hash(
     metadata: Any,
     recorded_at: dt.datetime,
 ) -> str:
-    body = canonical_json(
-        {
-            "stream": stream,
-            "version": version,
-            "type": type_,
-            "schema": schema_version,
-            "payload": payload,
-            "metadata": metadata,
-            "recorded_at": micros(recorded_at),
-        }
+    return hash_of_encoded(
+        previous,
+        stream,
+        version,
+        type_,
+        schema_version,
+        canonical_json(payload),
+        canonical_json(metadata),
+        micros(recorded_at),
+    )
+
+
+def hash_of_encoded(
+    previous: str,
+    stream: str,
+    version: int,
+    type_: str,
+    schema_version: int,
+    payload_json: str,
+    metadata_json: str,
+    recorded_micros: int,
+) -> str:
+    """`event_hash` from the canonical JSON of the payload and metadata, which the append
+    also sends as the rows' values (each encoded once). The body is the canonical JSON of
+    {stream, version, type, schema, payload, metadata, recorded_at}, written out in its
+    sorted key order."""
+    body = (
+        f'{{"metadata":{metadata_json},"payload":{payload_json},"recorded_at":{recorded_micros},'
+        f'"schema":{schema_version},"stream":{canonical_json(stream)},"type":{canonical_json(type_)},'
+        f'"version":{version}}}'
     )
     return hashlib.sha256((previous + body).encode("utf-8")).hexdigest()
 
@@ -142,12 +162,16 @@ def append(
     `EXISTS (SELECT 1 FROM head)`), with their parameters."""
     previous = match.last_hash
     rows: list[AppendedEvent] = []
+    encoded: list[tuple[str, str]] = []
     stream = str(match.pk)
+    recorded_micros = micros(recorded_at)
     for offset, new in enumerate(events):
         version = match.version + 1 + offset
-        digest = event_hash(
-            previous, stream, version, new.type, SCHEMA_VERSION, new.payload, new.metadata, recorded_at
+        payload_json, metadata_json = canonical_json(new.payload), canonical_json(new.metadata)
+        digest = hash_of_encoded(
+            previous, stream, version, new.type, SCHEMA_VERSION, payload_json, metadata_json, recorded_micros
         )
+        encoded.append((payload_json, metadata_json))
         rows.append(
             AppendedEvent(
                 match.pk,
@@ -169,7 +193,7 @@ def append(
     match.last_hash = previous
     names = ["version", "last_hash", *(name for name in match_fields if name not in ("version", "last_hash"))]
     if connection.vendor == "postgresql":
-        updated = _append_postgresql(match, base_version, names, rows, also)
+        updated = _append_postgresql(match, base_version, names, rows, encoded, also)
     elif also:
         raise ValueError("statements joined to an append need PostgreSQL")
     else:
@@ -227,6 +251,7 @@ def _append_postgresql(
     base_version: int,
     names: Sequence[str],
     rows: list[AppendedEvent],
+    encoded: Sequence[tuple[str, str]],
     also: Sequence[tuple[str, list[Any]]] = (),
 ) -> int:
     """The head update and the event rows in one statement: outside a transaction it is its
@@ -241,14 +266,14 @@ def _append_postgresql(
     params += [match.pk, base_version]
     for _, extra in also:
         params += extra
-    for row in rows:
+    for row, (payload_json, metadata_json) in zip(rows, encoded, strict=True):
         params += [
             row.stream_id,
             row.version,
             row.type,
             row.schema_version,
-            json.dumps(row.payload),
-            json.dumps(row.metadata),
+            payload_json,
+            metadata_json,
             row.command_id,
             row.recorded_at,
             row.hash,
