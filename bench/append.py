@@ -3,8 +3,8 @@ PostgreSQL, against raw psycopg single-row INSERTs of the same payload size.
 
     DATABASE_URL=postgres://root@127.0.0.1:5432/cacho .venv/bin/python bench/append.py [--seconds 5]
 
-Uses (and creates when missing) the database `cacho_bench` on the same server, migrated
-on start; nothing else is touched. With REDIS_URL set the after-commit work includes the
+Uses the database `cacho_bench` on the same server, dropped, created and migrated on start;
+nothing else is touched. With REDIS_URL set the after-commit work includes the
 channel-layer notice and the Celery timer (the production shape), on Redis database 15,
 emptied at the end so that no real worker ever receives the run's timers; without it, the
 in-memory layer and the in-process timer thread. Writes its figures to docs/benchmarks.md under
@@ -38,14 +38,15 @@ def bench_url(url: str) -> str:
 
 
 def ensure_database(url: str) -> None:
+    """A fresh database for every run: the service's tables start empty, as the raw
+    baseline's table does (a log grown by earlier runs made the figures drift)."""
     import psycopg
 
     parts = urllib.parse.urlsplit(url)
     admin = parts._replace(path="/postgres").geturl()
     with psycopg.connect(admin, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = 'cacho_bench'").fetchone()
-        if not exists:
-            conn.execute('CREATE DATABASE "cacho_bench"')
+        conn.execute('DROP DATABASE IF EXISTS "cacho_bench" WITH (FORCE)')
+        conn.execute('CREATE DATABASE "cacho_bench"')
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -61,20 +61,20 @@ return others
 
 class NoticeSender:
     """Sends on the caller's thread (the write path's, after commit) without waiting: the
-    `EVALSHA` is written to a connection of its own and its reply is read later, when it
-    has arrived (before a later send) or when too many are outstanding. A notice costs a
-    socket write; no round trip is waited for, and no thread is woken (handing notices
-    to a thread cost more CPU in wake-ups and GIL hand-overs than the send itself:
-    docs/event-store.md, "Performance"). A reply naming members that are not hubs is
-    sent on by the layer's `send` when that reply is read (at the next notice, or
-    `settle`): only hubs join match groups, so that path is for foreign listeners, not
-    for players; a lost script is loaded again and the notice re-sent.
+    `EVALSHA` is written to a connection of its own and the replies are read in a batch,
+    once `READ_EVERY` are outstanding (or on `settle`). A notice costs a socket write; no
+    round trip is waited for, and no thread is woken (handing notices to a thread cost
+    more CPU in wake-ups and GIL hand-overs than the send itself: docs/event-store.md,
+    "Performance"). A reply naming members that are not hubs is sent on by the layer's
+    `send` when that reply is read: only hubs join match groups, so that path is for
+    foreign listeners, never for players; a lost script is loaded again and the notices
+    that failed are re-sent.
     If Redis fails, notices are dropped for `BACKOFF` seconds: an outage never slows the
     moves down (the connection's timeouts are short)."""
 
     BACKOFF = 1.0
     TIMEOUT = 0.5
-    MAX_OUTSTANDING = 256
+    READ_EVERY = 32
 
     def __init__(self) -> None:
         self._links: dict[int, _Link | None] = {}
@@ -104,7 +104,7 @@ class NoticeSender:
         with self._lock:
             for link in self._links.values():
                 if link is not None:
-                    link.read_replies(block=True)
+                    link.read_replies()
 
     def _link_for(self, layer: Any) -> _Link | None:
         key = id(layer)
@@ -116,7 +116,7 @@ class NoticeSender:
         from channels_redis.core import RedisChannelLayer
 
         if isinstance(layer, RedisChannelLayer) and layer.ring_size == 1:
-            link = _Link(layer, self.TIMEOUT, self.MAX_OUTSTANDING)
+            link = _Link(layer, self.TIMEOUT, self.READ_EVERY)
         self._links[key] = link
         return link
 
@@ -124,48 +124,58 @@ class NoticeSender:
 class _Link:
     """One Redis connection carrying one layer's notices, replies read when they are there."""
 
-    def __init__(self, layer: Any, timeout: float, max_outstanding: int) -> None:
+    def __init__(self, layer: Any, timeout: float, read_every: int) -> None:
         import redis
 
         host = dict(layer.hosts[0])
         address = host.pop("address", None)
         host.update(socket_timeout=timeout, socket_connect_timeout=timeout)
         self.client = redis.Redis.from_url(address, **host) if address else redis.Redis(**host)
-        self.sha = self.client.script_load(GROUP_SEND)
+        self.sha = self._load_script()
         self.connection = self.client.connection_pool.get_connection()
         self.layer = layer
         self.pid = os.getpid()
-        self.max_outstanding = max_outstanding
+        self.read_every = read_every
         self.outstanding: deque[tuple[str, dict[str, Any]]] = deque()
         self.last_score = 0.0
+        self.fixed_tail = b"".join(
+            _bulk(str(value).encode())
+            for value in (int(layer.expiry), layer.get_capacity(HUB_PREFIX), layer.prefix, HUB_PREFIX)
+        )
 
     def send(self, group: str, message: dict[str, Any]) -> None:
-        self.read_replies(block=len(self.outstanding) >= self.max_outstanding)
+        if len(self.outstanding) >= self.read_every:
+            self.read_replies()
         layer, now = self.layer, time.time()
         # A queue is read in score order: two notices within the clock's resolution must
         # still keep their order.
         self.last_score = score = max(now, self.last_score + 1e-5)
-        self.connection.send_command(
-            "EVALSHA",
-            self.sha,
-            1,
-            layer._group_key(group),
-            layer.serialize(message),
-            repr(score),
-            int(now) - layer.group_expiry,
-            int(now) - int(layer.expiry),
-            int(layer.expiry),
-            layer.get_capacity(HUB_PREFIX),
-            layer.prefix,
-            HUB_PREFIX,
+        # The command is packed here (RESP): redis-py's packing of 12 arguments cost more
+        # than the socket write.
+        packed = (
+            b"*12\r\n$7\r\nEVALSHA\r\n"
+            + _bulk(self.sha)
+            + b"$1\r\n1\r\n"
+            + _bulk(layer._group_key(group))
+            + _bulk(layer.serialize(message))
+            + _bulk(repr(score).encode())
+            + _bulk(str(int(now) - layer.group_expiry).encode())
+            + _bulk(str(int(now) - int(layer.expiry)).encode())
+            + self.fixed_tail
         )
+        self.connection.send_packed_command([packed], check_health=False)
         self.outstanding.append((group, message))
 
-    def read_replies(self, *, block: bool) -> None:
+    def _load_script(self) -> bytes:
+        sha = self.client.script_load(GROUP_SEND)
+        return sha if isinstance(sha, bytes) else str(sha).encode()
+
+    def read_replies(self) -> None:
+        """Every outstanding reply (Redis answers in order, and long before this is called)."""
         from redis.exceptions import NoScriptError, ResponseError
 
         resend: list[tuple[str, dict[str, Any]]] = []
-        while self.outstanding and (block or self.connection.can_read(timeout=0)):
+        while self.outstanding:
             group, message = self.outstanding.popleft()
             try:
                 others = self.connection.read_response()
@@ -183,9 +193,13 @@ class _Link:
                     )
                 )  # type: ignore[misc]
         if resend:
-            self.sha = self.client.script_load(GROUP_SEND)
+            self.sha = self._load_script()
             for group, message in resend:
                 self.send(group, message)
+
+
+def _bulk(value: bytes) -> bytes:
+    return b"$%d\r\n%s\r\n" % (len(value), value)
 
 
 def _guarded(function: Callable[[], Any]) -> None:

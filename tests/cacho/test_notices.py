@@ -129,7 +129,7 @@ def test_many_notices_without_reading_replies_stay_in_order(redis_layer: Any) ->
     hub = f"{HUB_PREFIX}{uuid.uuid4().hex}"
     async_to_sync(layer.group_add)("match-6", hub)
     sender = NoticeSender()
-    sender.MAX_OUTSTANDING = 3
+    sender.READ_EVERY = 3
     layer.channel_capacity = layer.compile_capacities({"hub-*": 100})
     for version in range(1, 11):
         sender.send(layer, "match-6", notice("match-6", version))
