@@ -141,4 +141,16 @@ def test_the_replay_steps_through_a_match_and_shows_the_reveal(open_page: Any) -
         page.click("#r-next")
     assert page.locator("#r-step [data-revealed]").count() == 2
     assert _dice_of(page, "revealed:beto") == ["6", "6", "2", "3", "1"]
+    # Two sixes bid, aces wild in a normal dudo round: the sixes and both aces count (4).
+    counted = page.eval_on_selector_all(
+        "#r-step svg.die.counted",
+        "els => els.map(e => [e.dataset.owner, e.dataset.face, e.classList.contains('wild')])",
+    )
+    assert sorted(counted) == [
+        ["revealed:ana", "1", True],
+        ["revealed:beto", "1", True],
+        ["revealed:beto", "6", False],
+        ["revealed:beto", "6", False],
+    ]
+    assert page.locator("#r-step .wild-note").count() == 1
     shot(page, "replay-reveal")

@@ -1,12 +1,15 @@
-// Step-by-step replay of a match from its public events (revealed dice at each resolution).
+// Step-by-step replay of a match from its public events (revealed dice at each resolution,
+// with the dice that counted for the bid marked as in the live reveal).
 import { L, api, fmt, h, showError } from "./api.js";
 import { die } from "./dice.js";
+import { acesWildByRule, countedDice, fromEvent } from "./reveal.js";
 
 const section = document.getElementById("replay");
 const matchId = section.dataset.matchId;
 const errorBox = document.getElementById("error");
 let events = [];
 let index = 0;
+let rules = { ruleset: "", options: {} };
 
 function pairs(value) {
   return Array.isArray(value) ? value : Object.entries(value || {});
@@ -27,8 +30,16 @@ function describe(frame) {
     case "box_scored": return `${d.entry}: ${(L.boxes || {})[d.box] || d.box} ${d.points} (${d.de_mano ? L.de_mano : L.de_huevo})`;
     case "box_scratched": return `${d.entry}: ${(L.boxes || {})[d.box] || d.box} ✗`;
     case "match_ended": return (d.winners || []).map((w) => fmt(L.winner, { name: w })).join(" ");
-    default: return frame.t;
+    default: return (L.event_types || {})[frame.t] || frame.t;
   }
+}
+
+/** The mode of the round an event belongs to (from the round_started before it). */
+function modeAt(position) {
+  for (let i = position; i >= 0; i -= 1) {
+    if (events[i].t === "round_started") return events[i].d.mode || "normal";
+  }
+  return "normal";
 }
 
 function detail(frame) {
@@ -39,12 +50,16 @@ function detail(frame) {
     if (d.count !== null && d.count !== undefined && d.face) {
       box.append(h("p", { id: "replay-count" }, fmt(L.count_was, { count: d.count, face: d.face, q: d.quantity })));
     }
+    const counted = countedDice(fromEvent(d), acesWildByRule(rules.ruleset, rules.options, modeAt(index), d.face));
+    const mark = new Map(counted.map(([name, i, wild]) => [`${name}#${i}`, wild ? "counted wild" : "counted"]));
     const hands = h("ul", { class: "hands" });
     for (const [name, hand] of pairs(d.revealed)) {
       hands.append(h("li", { "data-revealed": name }, h("span", { class: "name" }, name),
-        h("span", { class: "dice-row" }, hand.map((f) => die(f, { size: 30, owner: `revealed:${name}` })))));
+        h("span", { class: "dice-row" }, hand.map((f, i) =>
+          die(f, { size: 30, owner: `revealed:${name}`, className: mark.get(`${name}#${i}`) || "" })))));
     }
     box.append(hands);
+    if (counted.some(([, , wild]) => wild)) box.append(h("p", { class: "wild-note" }, L.aces_wild));
     for (const [name, delta] of pairs(d.dice_change)) {
       if (delta) box.append(h("p", {}, fmt(delta < 0 ? L.lost_die : L.gained_die, { name, n: Math.abs(delta) })));
     }
@@ -83,6 +98,8 @@ document.addEventListener("keydown", (e) => {
 });
 
 async function load() {
+  const match = await api(`/api/matches/${matchId}`);
+  rules = { ruleset: match.ruleset || "", options: match.options || {} };
   let after = 0;
   for (;;) { // the API pages by 1000
     const page = await api(`/api/matches/${matchId}/events?after=${after}`);
