@@ -6,9 +6,11 @@ import { die } from "./dice.js";
 const COLUMNS = [["ones", "twos", "threes"], ["straight", "full", "four"], ["fours", "fives", "sixes"]];
 const GRANDES = ["grande_1", "grande_2"];
 
+// Words, not emoji: a scoresheet must read the same on every machine (a missing emoji font
+// shows an empty box).
 function mark(how) {
-  if (how === true) return h("span", { class: "mark mano", title: L.de_mano, "aria-label": L.de_mano }, "✋");
-  if (how === false) return h("span", { class: "mark huevo", title: L.de_huevo, "aria-label": L.de_huevo }, "🥚");
+  if (how === true) return h("span", { class: "mark mano" }, L.de_mano);
+  if (how === false) return h("span", { class: "mark huevo" }, L.de_huevo);
   return null;
 }
 
@@ -84,7 +86,7 @@ function turnPanel(match, ui) {
   });
   panel.append(row);
   if (turn.de_mano !== null && turn.de_mano !== undefined && turn.phase !== "await") {
-    panel.append(h("p", { class: "how" }, turn.de_mano ? `✋ ${L.de_mano}` : `🥚 ${L.de_huevo}`));
+    panel.append(h("p", { class: "how" }, mark(turn.de_mano)));
   }
   if (turn.must_turn && mine) panel.append(h("p", { class: "must-turn", role: "note" }, L.must_turn));
   const buttons = h("div", { class: "action-buttons" });
