@@ -587,14 +587,10 @@ def test_groups_then_single_elimination_playoffs() -> None:
     group_stage, playoffs = run.events(log.STAGE_FINISHED)
     first, second = ([int(e) for e in g] for g in group_stage["ranking"])
     assert [sorted(first), sorted(second)] == [sorted(g) for g in groups]
-    # Group winners, then runners-up, seed the playoffs; within a place, more group points
-    # first (equal: group order). Seeds 1 v 4 and 2 v 3 in the semi-finals.
-    group_points: Counter[int] = Counter(winner(t) for r in rounds[:3] for t in r["tables"])
-    seeded = [
-        g[place]
-        for place in (0, 1)
-        for _, g in sorted(enumerate((first, second)), key=lambda x: (-group_points[x[1][place]], x[0]))
-    ]
+    # Group winners, then runners-up, seed the playoffs; within a place as in the final
+    # ranking: more group points, then the tiebreak chain (head-to-head aside), then group
+    # order. Seeds 1 v 4 and 2 v 3 in the semi-finals.
+    seeded = by_place_across_groups([first, second], cross_group_keys(rounds[:3]))[:4]
     started = run.events(log.STAGE_STARTED)[1]
     assert started["entrants"] == [str(e) for e in seeded]
     semis = {t["bracket_ref"]: seats(t) for t in rounds[3]["tables"]}
@@ -847,6 +843,8 @@ def test_the_final_ranking_of_groups_then_playoffs_places_everyone(n: int, group
     first = dataclasses.replace(first, rounds=tuple(_simulate(first, rng)))
     group_ranking = formats.stage_ranking(first)
     entrants = formats.advancing(first, "groups", group_ranking)
+    # Seeded as the stage's own order ranks them (the same comparison as the final ranking).
+    assert entrants == formats.stage_order(first, group_ranking)[: len(entrants)]
     second = _stage(stages.SINGLE_ELIMINATION, 0, {})
     second = dataclasses.replace(second, entrants=tuple(entrants), names=first.names)
     second = dataclasses.replace(second, rounds=tuple(_simulate(second, rng)))

@@ -117,8 +117,12 @@ def check_chain(stages: Sequence[StageSpec], entrants: int) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def advancing(spec: StageSpec, finished: Sequence[GroupFinish]) -> tuple[Qualified, ...]:
-    """Who goes on from a finished stage, in the next stage's seeding order."""
+def advancing(
+    spec: StageSpec, finished: Sequence[GroupFinish], keys: Mapping[str, Sequence[float]] | None = None
+) -> tuple[Qualified, ...]:
+    """Who goes on from a finished stage, in the next stage's seeding order: group winners
+    first, then runners-up, …; within a place (and for the wildcards) the better key first
+    (`keys`, as in `overall_order`: points then the tiebreaks), equal keys in group order."""
     adv = spec.advancement
     if adv is None:
         return ()
@@ -133,13 +137,11 @@ def advancing(spec: StageSpec, finished: Sequence[GroupFinish]) -> tuple[Qualifi
         )
     out: list[Qualified] = []
     for place in range(1, adv.per_group + 1):
-        tier = [g for g in finished if len(g.ranking) >= place]
-        tier.sort(key=lambda g: (-g.score(place), g.group))
+        tier = _tier(finished, place, keys)
         out.extend(Qualified(g.ranking[place - 1], g.group, place) for g in tier)
     if adv.wildcards:
         place = adv.per_group + 1
-        tier = [g for g in finished if len(g.ranking) >= place]
-        tier.sort(key=lambda g: (-g.score(place), g.group))
+        tier = _tier(finished, place, keys)
         out.extend(
             Qualified(g.ranking[place - 1], g.group, place, wildcard=True) for g in tier[: adv.wildcards]
         )
@@ -160,18 +162,26 @@ def overall_order(
     everyone = [e for g in finished for e in g.ranking]
     if len(set(everyone)) != len(everyone):
         raise CompetitionError("entry-duplicate", "an entry finishes in one group")
+    out: list[str] = []
+    for place in range(1, max((len(g.ranking) for g in finished), default=0) + 1):
+        out.extend(g.ranking[place - 1] for g in _tier(finished, place, keys))
+    return tuple(out)
 
-    def key(g: GroupFinish, place: int) -> tuple[float, ...]:
+
+def _tier(
+    finished: Sequence[GroupFinish], place: int, keys: Mapping[str, Sequence[float]] | None
+) -> list[GroupFinish]:
+    """The groups that have a `place`, best entry of that place first: by its key (criterion
+    by criterion, more is better), or the group's score without keys; then group order."""
+
+    def key(g: GroupFinish) -> tuple[float, ...]:
         if keys is None:
             return (g.score(place),)
         return tuple(keys.get(g.ranking[place - 1], ()))
 
-    out: list[str] = []
-    for place in range(1, max((len(g.ranking) for g in finished), default=0) + 1):
-        tier = [g for g in finished if len(g.ranking) >= place]
-        tier.sort(key=lambda g: (tuple(-x for x in key(g, place)), g.group))
-        out.extend(g.ranking[place - 1] for g in tier)
-    return tuple(out)
+    tier = [g for g in finished if len(g.ranking) >= place]
+    tier.sort(key=lambda g: (tuple(-x for x in key(g)), g.group))
+    return tier
 
 
 def final_order(stage_orders: Sequence[Sequence[str]]) -> tuple[str, ...]:

@@ -472,23 +472,16 @@ def _bracket_ranking(data: StageInput) -> list[str]:
     return [*ranking, *rest]
 
 
-def _points_in_ranking_order(data: StageInput, ids: Sequence[str]) -> tuple[float, ...]:
-    """The points of a group's entries, in its ranking order: what compares entries of the
-    same place across groups (seeding order within a place, who gets the wildcards)."""
-    points = {row.entry_id: row.points for row in stage_standings(data, ids=ids).rows}
-    return tuple(points.get(e, 0.0) for e in ids)
-
-
 def advancing(data: StageInput, name: str, ranking: Sequence[Sequence[str]]) -> list[str]:
+    """Who goes on, in the next stage's seeding order: entries of the same place in
+    different groups (and the wildcards) compare as in the final ranking (`stage_order`)."""
     spec = spec_of(name, data.format, data.params, last=False)
-    finished = [
-        stages.GroupFinish(g, tuple(ids), _points_in_ranking_order(data, ids))
-        for g, ids in enumerate(ranking, start=1)
-    ]
+    finished = [stages.GroupFinish(g, tuple(ids)) for g, ids in enumerate(ranking, start=1)]
     if data.format not in stages.GROUPED:
         spec = stages.StageSpec(spec.name, spec.format, 1, spec.table_size, spec.rounds, spec.advancement)
         finished = finished[:1]
-    return list(stages.seeds(stages.advancing(spec, finished)))
+    keys = _cross_group_keys(data, [g.ranking for g in finished])
+    return list(stages.seeds(stages.advancing(spec, finished, keys)))
 
 
 # ---------------------------------------------------------------- the final ranking
@@ -507,12 +500,17 @@ def stage_order(data: StageInput, ranking: Sequence[Sequence[str]]) -> list[str]
     groups = [list(g) for g in ranking if g]
     if len(groups) <= 1:
         return groups[0] if groups else []
+    finished = [stages.GroupFinish(g, tuple(ids)) for g, ids in enumerate(groups, start=1)]
+    return list(stages.overall_order(finished, _cross_group_keys(data, groups)))
+
+
+def _cross_group_keys(data: StageInput, groups: Sequence[Sequence[str]]) -> dict[str, tuple[float, ...]]:
+    """Each entry's `_cross_group_key` from the standings of its own group."""
     keys: dict[str, tuple[float, ...]] = {}
     for members in groups:
         for row in stage_standings(data, ids=members).rows:
             keys[row.entry_id] = _cross_group_key(row, data.standings)
-    finished = [stages.GroupFinish(g, tuple(ids)) for g, ids in enumerate(groups, start=1)]
-    return list(stages.overall_order(finished, keys))
+    return keys
 
 
 def final_ranking(finished: Sequence[tuple[StageInput, Sequence[Sequence[str]]]]) -> list[str]:

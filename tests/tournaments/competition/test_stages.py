@@ -35,6 +35,31 @@ def test_groups_then_playoffs() -> None:
     assert qualified[0].place == 1 and qualified[-1].place == 3
 
 
+def test_entries_of_one_place_are_seeded_by_their_keys_then_group_order() -> None:
+    """With keys (points, then the tiebreaks), a tie in points is split by the next criterion,
+    and so are the wildcards; an entry without a key, or a full tie, keeps group order."""
+    finished = [
+        GroupFinish(1, ("a1", "a2", "a3", "a4")),
+        GroupFinish(2, ("b1", "b2", "b3", "b4")),
+        GroupFinish(3, ("c1", "c2", "c3", "c4")),
+    ]
+    keys = {
+        "a1": (9, 2),
+        "b1": (9, 5),
+        "c1": (9, 5),  # b1 and c1 tie all the way: group order
+        "a2": (6, 1),
+        "b2": (6, 4),
+        "c2": (7, 0),
+        "a3": (3, 9),
+        "b3": (3, 8),
+        "c3": (4, 0),
+    }
+    qualified = advancing(GROUPS, finished, keys)
+    assert seeds(qualified) == ("b1", "c1", "a1", "c2", "b2", "a2", "c3", "a3")
+    assert [q.wildcard for q in qualified] == [False] * 6 + [True] * 2
+    assert seeds(advancing(GROUPS, finished, keys)) == overall_order(finished, keys)[:8]
+
+
 def test_swiss_then_final_table() -> None:
     swiss = StageSpec("swiss", SWISS, table_size=6, rounds=5, advancement=Advancement(overall=6))
     final = StageSpec("final", FINAL_TABLE, table_size=6)
