@@ -137,3 +137,23 @@ class LiveTable(models.Model):
     match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="live_table")
     version = models.PositiveIntegerField(default=0)
     view = models.JSONField(default=dict)
+
+
+class Snapshot(models.Model):
+    """A match's engine state at a version (cacho.snapshots): a cold process loads the
+    newest one and replays only the events after it. A cache, never the truth: one written
+    by other engine code (`engine` fingerprint) is ignored, and any can be deleted."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    engine = models.CharField(max_length=64)
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "version"], name="cacho_snapshot_match_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}@{self.version}"

@@ -167,7 +167,8 @@ def _to_engine(game: Game, event: Event) -> Any:
 
 
 def load_state(match: Match, game: Game) -> Any:
-    """The state at `match.version`: cached state + the tail of the stream, or a full replay."""
+    """The state at `match.version`: the cached state and the tail of the stream, else the
+    newest snapshot and the events after it, else a full replay."""
     key = str(match.pk)
     cached = STATES.get(key)
     if cached is not None and cached[0] == match.version:
@@ -177,9 +178,21 @@ def load_state(match: Match, game: Game) -> Any:
         for event in read_stream(match.pk, after=cached[0]):
             state = game.evolve(state, _to_engine(game, event))
     else:
-        events = read_stream(match.pk)
-        state = game.replay(_to_engine(game, event) for event in events)
+        state = _from_snapshot(match, game)
     STATES.put(key, match.version, state, match)
+    return state
+
+
+def _from_snapshot(match: Match, game: Game) -> Any:
+    """The newest snapshot and the events after it, or the whole stream (cacho.snapshots)."""
+    from cacho import snapshots
+
+    found = snapshots.load(match.pk, match.version)
+    if found is None:
+        return game.replay(_to_engine(game, event) for event in read_stream(match.pk))
+    state = found[1]
+    for event in read_stream(match.pk, after=found[0]):
+        state = game.evolve(state, _to_engine(game, event))
     return state
 
 
@@ -446,9 +459,10 @@ def schedule_if_current(match_id: Any, version: int, deadline_ms: int) -> bool:
 
 
 def _project(match_id: Any, version: int, state: Any, game: Game, last_event_at: dt.datetime) -> None:
-    from cacho import projections
+    from cacho import projections, snapshots
 
     projections.update(match_id, version, state, game, last_event_at)
+    snapshots.maybe_store(match_id, version, state)
 
 
 def _project_logged(match_id: Any, version: int, state: Any, game: Game, last_event_at: dt.datetime) -> None:
