@@ -94,7 +94,7 @@ class NoticeSender:
                 link.send(group, message)
             except Exception:
                 self._down_until = time.monotonic() + self.BACKOFF
-                self._links.pop(id(layer), None)
+                self._drop(layer)
                 logger.warning(
                     "notice to %s dropped, and any in the next %.0f s", group, self.BACKOFF, exc_info=True
                 )
@@ -102,14 +102,26 @@ class NoticeSender:
     def settle(self) -> None:
         """Read every outstanding reply (tests; a process about to exit)."""
         with self._lock:
-            for link in self._links.values():
-                if link is not None:
+            for link in list(self._links.values()):
+                if link is None:
+                    continue
+                try:
                     link.read_replies()
+                except Exception:
+                    logger.warning("notice replies lost", exc_info=True)
+                    self._drop(link.layer)
+
+    def _drop(self, layer: Any) -> None:
+        link = self._links.pop(id(layer), None)
+        if link is not None:
+            link.connection.disconnect()
 
     def _link_for(self, layer: Any) -> _Link | None:
         key = id(layer)
         link = self._links.get(key)
-        if link is not None and link.pid != os.getpid():  # forked: never share a socket
+        # A link serves the layer it was made for, in the process that made it (a forked
+        # child never shares its parent's socket).
+        if link is not None and (link.pid != os.getpid() or link.layer is not layer):
             link = None
         elif key in self._links:
             return link
@@ -122,7 +134,7 @@ class NoticeSender:
 
 
 class _Link:
-    """One Redis connection carrying one layer's notices, replies read when they are there."""
+    """One Redis connection carrying one layer's notices; its replies are read in batches."""
 
     def __init__(self, layer: Any, timeout: float, read_every: int) -> None:
         import redis

@@ -128,3 +128,20 @@ def test_a_snapshot_of_other_engine_code_or_that_does_not_decode_is_ignored() ->
     )
     matches.STATES.clear()
     assert matches.load_state(row, game) == replayed
+
+
+def test_a_version_another_process_stored_first_is_not_an_error() -> None:
+    match = matches.create_match("dudo", ["ana", "beto"], first_seat=0)
+    play(match, 12, seed=9)
+    DISPATCH.drain()
+    row = Match.objects.get(pk=match.pk)
+    state = matches.load_state(row, game_for("dudo"))
+    Snapshot.objects.filter(match=match).delete()
+    Snapshot.objects.create(
+        match=match, version=row.version, engine=snapshots.ENGINE, state=encode_state(state)
+    )
+    snapshots.LATEST.clear()
+    snapshots.LATEST.put(match.pk, 0)  # this process has not heard of it yet
+    assert snapshots.maybe_store(match.pk, row.version, state)  # the unique row wins, quietly
+    assert Snapshot.objects.filter(match=match).count() == 1
+    assert not snapshots.maybe_store(match.pk, row.version + 5, state)  # fewer than 10 events on
