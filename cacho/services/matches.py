@@ -479,7 +479,7 @@ def group_name(match_id: Any) -> str:
 def publish(
     match_id: Any, version: int, wire: list[dict[str, Any]] | None = None, head: dict[str, Any] | None = None
 ) -> None:
-    """A notice to the match's group (sent from the dispatch loop, not waited for) carrying
+    """A notice to the match's group (one Redis script call, its reply not waited for) carrying
     the new events' public wire form: a consumer that is up to date renders them for its
     viewer without reading the store; any other reads the store (the truth) instead."""
     message: dict[str, Any] = {"type": "match.events", "group": group_name(match_id), "version": version}
