@@ -108,7 +108,9 @@ class Event(models.Model):
 class DiceSeed(models.Model):
     """A fairness seed: secret until revealed (never leaves the server before)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seeds")
+    # No index of its own: UNIQUE(match, scope) leads with the match (one index fewer to
+    # write at every round's seed).
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seeds", db_index=False)
     scope = models.CharField(max_length=32)
     seed = models.CharField(max_length=64)
     commitment = models.CharField(max_length=64)
