@@ -110,7 +110,10 @@ def maybe_store(match_id: Any, version: int, state: Any) -> bool:
 
 
 def load(match_id: Any, at_most: int) -> tuple[int, Any] | None:
-    """(version, state) of the newest usable snapshot at or below `at_most`, or None."""
+    """(version, state) of the newest usable snapshot at or below `at_most`, or None. A
+    match shorter than `every()` has none worth a query (most cold loads of new matches)."""
+    if at_most < every():
+        return None
     rows = (
         Snapshot.objects.filter(match_id=match_id, engine=ENGINE, version__lte=at_most)
         .order_by("-version")

@@ -145,3 +145,14 @@ def test_a_version_another_process_stored_first_is_not_an_error() -> None:
     assert snapshots.maybe_store(match.pk, row.version, state)  # the unique row wins, quietly
     assert Snapshot.objects.filter(match=match).count() == 1
     assert not snapshots.maybe_store(match.pk, row.version + 5, state)  # fewer than 10 events on
+
+
+def test_a_cold_load_of_a_short_match_does_not_look_for_snapshots() -> None:
+    match = matches.create_match("dudo", ["ana", "beto"], first_seat=0)
+    play(match, 5, seed=2)
+    row = Match.objects.get(pk=match.pk)
+    assert row.version < 10
+    matches.STATES.clear()
+    with CaptureQueriesContext(connection) as queries:
+        matches.load_state(row, game_for("dudo"))
+    assert not [q for q in queries.captured_queries if "cacho_snapshot" in q["sql"]]
