@@ -22,10 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 
-from cacho import log_order
+from cacho import log_order, prepared
 from cacho.log_order import LogPosition
 from cacho.models import Event, Match
 
@@ -33,12 +32,19 @@ SCHEMA_VERSION = 1
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 
+# One encoder for every call: `json.dumps` with options builds a new one each time.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+
+
 def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL(value)
+
+
+_MICROSECOND = dt.timedelta(microseconds=1)
 
 
 def micros(moment: dt.datetime) -> int:
-    return (moment - EPOCH) // dt.timedelta(microseconds=1)
+    return (moment - EPOCH) // _MICROSECOND
 
 
 def event_hash(
@@ -79,10 +85,16 @@ def hash_of_encoded(
     sorted key order."""
     body = (
         f'{{"metadata":{metadata_json},"payload":{payload_json},"recorded_at":{recorded_micros},'
-        f'"schema":{schema_version},"stream":{canonical_json(stream)},"type":{canonical_json(type_)},'
+        f'"schema":{schema_version},"stream":{_quoted(stream)},"type":{_quoted(type_)},'
         f'"version":{version}}}'
     )
     return hashlib.sha256((previous + body).encode("utf-8")).hexdigest()
+
+
+@functools.lru_cache(maxsize=4096)
+def _quoted(text: str) -> str:
+    """A stream id or an event type as canonical JSON (the same few strings again and again)."""
+    return canonical_json(text)
 
 
 def stored_hash(event: Event, previous: str) -> str:
@@ -98,7 +110,7 @@ def stored_hash(event: Event, previous: str) -> str:
     )
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class NewEvent:
     """An event to append: the engine's dict without its "type", and its metadata."""
 
@@ -148,6 +160,8 @@ def append(
     recorded_at: dt.datetime,
     match_fields: Sequence[str] = (),
     also: Sequence[tuple[str, list[Any]]] = (),
+    db: Any = None,
+    stream: str | None = None,
 ) -> list[AppendedEvent]:
     """Insert `events` after `match.version` and save the match row's new head.
 
@@ -159,11 +173,13 @@ def append(
 
     `also` (PostgreSQL only): more data-modifying statements for the same statement, each
     made conditional on the head update by referring to `head` (`... FROM head`,
-    `EXISTS (SELECT 1 FROM head)`), with their parameters."""
+    `EXISTS (SELECT 1 FROM head)`), with their parameters (`%s` placeholders).
+    `db` and `stream` (the Django connection, `str(match.id)`): when the caller has them."""
+    db = connections[DEFAULT_DB_ALIAS] if db is None else db
     previous = match.last_hash
     rows: list[AppendedEvent] = []
     encoded: list[tuple[str, str]] = []
-    stream = str(match.pk)
+    stream = str(match.id) if stream is None else stream
     recorded_micros = micros(recorded_at)
     for offset, new in enumerate(events):
         version = match.version + 1 + offset
@@ -174,7 +190,7 @@ def append(
         encoded.append((payload_json, metadata_json))
         rows.append(
             AppendedEvent(
-                match.pk,
+                match.id,
                 version,
                 new.type,
                 SCHEMA_VERSION,
@@ -191,9 +207,9 @@ def append(
     base_version = match.version
     match.version += len(rows)
     match.last_hash = previous
-    names = ["version", "last_hash", *(name for name in match_fields if name not in ("version", "last_hash"))]
-    if connection.vendor == "postgresql":
-        updated = _append_postgresql(match, base_version, names, rows, encoded, also)
+    names = ("version", "last_hash", *(name for name in match_fields if name not in ("version", "last_hash")))
+    if db.vendor == "postgresql":
+        updated = _append_postgresql(db, match, stream, base_version, names, rows, encoded, also)
     elif also:
         raise ValueError("statements joined to an append need PostgreSQL")
     else:
@@ -231,14 +247,21 @@ EVENT_VALUE = (
 )
 
 
+def numbered(sql: str) -> str:
+    """`%s` placeholders as PostgreSQL's `$1`, `$2`, … in order (the SQL has no other `%`)."""
+    parts = sql.split("%s")
+    return "".join(part + (f"${index}" if index < len(parts) else "") for index, part in enumerate(parts, 1))
+
+
 @functools.lru_cache(maxsize=256)
 def _append_sql(names: tuple[str, ...], count: int, also: tuple[str, ...] = ()) -> str:
     fields = [Match._meta.get_field(name) for name in names]
-    assignments = ", ".join(f'"{field.column}" = %s::{field.db_type(connection)}' for field in fields)
+    db = connections[DEFAULT_DB_ALIAS]
+    assignments = ", ".join(f'"{field.column}" = %s::{field.db_type(db)}' for field in fields)
     values = ", ".join([EVENT_VALUE] * count)
     columns = ", ".join(f'"{column}"' for column in EVENT_COLUMNS)
     joined = "".join(f", also_{number} AS ({sql})" for number, sql in enumerate(also))
-    return (
+    return numbered(
         f'WITH head AS (UPDATE "cacho_match" SET {assignments} WHERE "id" = %s::uuid AND "version" = %s::int '
         f"RETURNING 1){joined} "
         f'INSERT INTO "cacho_event" ({columns}) SELECT fresh.* FROM head, (VALUES {values}) AS fresh '
@@ -247,7 +270,9 @@ def _append_sql(names: tuple[str, ...], count: int, also: tuple[str, ...] = ()) 
 
 
 def _append_postgresql(
+    db: Any,
     match: Match,
+    stream: str,
     base_version: int,
     names: Sequence[str],
     rows: list[AppendedEvent],
@@ -258,34 +283,32 @@ def _append_postgresql(
     own (one round trip, one commit). No row updated (the stream moved on): nothing
     inserted, 0 returned. The rows' txid is the column's default (cacho.log_order).
 
-    Sent with server-side binding as a prepared statement (psycopg prepares it on first
-    use per connection and shape): the JSON travels as parameters, not quoted into SQL."""
-    fields = [Match._meta.get_field(name) for name in names]
+    A prepared statement per shape (cacho.prepared): the JSON travels as parameters, not
+    quoted into SQL, and the server plans the statement once per connection. The head's
+    values are plain ints, strings, None and datetimes, sent as text for the SQL's casts."""
     sql = _append_sql(tuple(names), len(rows), tuple(statement for statement, _ in also))
-    params: list[Any] = [field.get_db_prep_save(getattr(match, field.name), connection) for field in fields]
-    params += [match.pk, base_version]
+    params: list[Any] = [getattr(match, name) for name in names]
+    params += [stream, base_version]
     for _, extra in also:
         params += extra
+    recorded_at = rows[0].recorded_at.isoformat()  # one time for the whole batch
     for row, (payload_json, metadata_json) in zip(rows, encoded, strict=True):
         params += [
-            row.stream_id,
+            stream,
             row.version,
             row.type,
             row.schema_version,
             payload_json,
             metadata_json,
             row.command_id,
-            row.recorded_at,
+            recorded_at,
             row.hash,
         ]
-    connection.ensure_connection()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(sql, params, prepare=True)
-        positions = cursor.fetchall()
-    for row, (position, txid) in zip(rows, positions, strict=False):
-        row.position = position
-        row.txid = txid
-    return 1 if len(positions) == len(rows) else 0
+    returned = prepared.execute(db, sql, params)
+    for row, (position, txid) in zip(rows, returned, strict=False):
+        row.position = int(position)  # type: ignore[arg-type]
+        row.txid = int(txid)  # type: ignore[arg-type]
+    return 1 if len(returned) == len(rows) else 0
 
 
 def read_stream(match_id: Any, after: int = 0, limit: int | None = None) -> list[Event]:

@@ -53,6 +53,10 @@ class Config:
     hsts_seconds: int
     log_level: str
     demo_bots: bool = False
+    # The event store's statements are prepared on each PostgreSQL connection (parsed and
+    # planned once); off behind a pooler that cannot keep them (PgBouncer before 1.21, or
+    # without max_prepared_statements, in transaction mode).
+    prepared_statements: bool = True
 
     @property
     def production(self) -> bool:
@@ -186,6 +190,7 @@ def load(environ: Mapping[str, str]) -> Config:
         hsts_seconds=_int(environ, "HSTS_SECONDS", 31_536_000 if production else 0),
         log_level=(_get(environ, "LOG_LEVEL") or "INFO").upper(),
         demo_bots=_bool(environ, "CACHO_DEMO_BOTS", False),
+        prepared_statements=_bool(environ, "CACHO_DB_PREPARED", True),
     )
 
 

@@ -23,6 +23,7 @@ CACHO_CHANNEL_LAYER = CONFIG.channel_layer  # "in-memory" | "redis"
 CACHO_TIMERS = CONFIG.timers  # "in-process" | "celery"
 CACHO_DEMO_BOTS = CONFIG.demo_bots  # the serving process plays the demo club's bots
 CACHO_SNAPSHOT_EVERY = 100  # events between two snapshots of a match's state (cacho.snapshots)
+CACHO_DB_PREPARED = CONFIG.prepared_statements  # the event store's statements prepared (cacho.prepared)
 
 SECRET_KEY = CONFIG.secret_key
 DEBUG = CONFIG.debug

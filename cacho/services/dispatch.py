@@ -70,6 +70,9 @@ class Dispatcher:
                 self._has_work.notify()
 
     def _ensure_worker(self) -> None:
+        worker = self._worker
+        if worker is not None and worker.is_alive():  # the usual case, without the lock
+            return
         with self._lock:
             if self._worker is None or not self._worker.is_alive():
                 self._worker = threading.Thread(target=self._work, name="cacho-dispatch", daemon=True)

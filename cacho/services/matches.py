@@ -9,7 +9,6 @@ cache, projections, publish to the channel group, schedule the turn deadline.
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import hashlib
 import logging
@@ -23,7 +22,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
+from django.db.models.base import ModelState
 from django.utils import timezone
 
 from cacho import fairness
@@ -33,7 +33,16 @@ from cacho.models import DiceSeed, Event, Match, Seat
 from cacho.services import presentation
 from cacho.services.dispatch import DISPATCH
 from cacho.services.notices import NOTICES
-from cacho.store import AppendedEvent, NewEvent, StaleStream, StoredEvent, append, canonical_json, read_stream
+from cacho.store import (
+    EPOCH,
+    AppendedEvent,
+    NewEvent,
+    StaleStream,
+    StoredEvent,
+    append,
+    canonical_json,
+    read_stream,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -86,8 +95,9 @@ def copy_row(row: Match) -> Match:
     fraction of the cost (no pickling protocol): the write path copies a row per command."""
     clone = Match.__new__(Match)
     clone.__dict__.update(row.__dict__)
-    clone._state = copy.copy(row._state)
-    clone._state.fields_cache = dict(row._state.fields_cache)
+    state = clone._state = ModelState.__new__(ModelState)
+    state.__dict__.update(row._state.__dict__)
+    state.fields_cache = dict(row._state.fields_cache)
     return clone
 
 
@@ -215,6 +225,14 @@ class _Batch:
     seeds: dict[str, DiceSeed] = field(default_factory=dict)
     new_seeds: set[str] = field(default_factory=set)
     reveals: list[tuple[str, NewEvent]] = field(default_factory=list)
+    # Django's connection, looked up once: each `django.db.connection` attribute goes
+    # through a context-local lookup, and a command used to make a dozen.
+    db: Any = field(default_factory=lambda: connections[DEFAULT_DB_ALIAS])
+    key: str = ""  # the match id as text (cache key, stream id in the hash), made once
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            self.key = str(self.match.id)
 
     def run(self, step: Any, actor: str | None = None) -> None:
         """Apply a command (or a DiceNeeded, rolled here) and append its events to the batch."""
@@ -271,7 +289,9 @@ class _Batch:
             seed = DiceSeed.objects.get(match=self.match, scope=scope)
         if seed is None:
             value = fairness.new_seed()
-            seed = DiceSeed(match=self.match, scope=scope, seed=value, commitment=fairness.commitment(value))
+            seed = DiceSeed(
+                match_id=self.match.id, scope=scope, seed=value, commitment=fairness.commitment(value)
+            )
             self.new_seeds.add(scope)
             self.match.pending_scope = scope
         offset = seed.drawn
@@ -296,7 +316,7 @@ class _Batch:
         scopes and those whose seed row this batch does not otherwise write."""
         revealed = {scope for scope, _ in self.reveals}
         missing = [scope for scope in revealed if scope not in self.seeds]
-        known = {scope: SEED_SECRETS.get((self.match.pk, scope)) for scope in missing}
+        known = {scope: SEED_SECRETS.get((self.match.id, scope)) for scope in missing}
         unknown = [scope for scope, secret in known.items() if secret is None]
         if unknown:
             rows = DiceSeed.objects.filter(match=self.match, scope__in=unknown)
@@ -305,7 +325,7 @@ class _Batch:
         for scope, event in self.reveals:
             seed = self.seeds.get(scope)
             pair = (seed.seed, seed.commitment) if seed is not None else known[scope]
-            assert pair is not None, f"no seed {scope} for match {self.match.pk}"
+            assert pair is not None, f"no seed {scope} for match {self.key}"
             event.metadata["reveal"] = {"scope": scope, "seed": pair[0], "commitment": pair[1]}
         return revealed, missing
 
@@ -324,8 +344,10 @@ class _Batch:
     def _seed_statements(self) -> list[tuple[str, list[Any]]]:
         """PostgreSQL: the same writes as parts of the append's one statement (each runs
         only if the match row was at the expected version)."""
+        if not self.seeds and not self.reveals:  # most commands: no round starts or ends
+            return []
         revealed, missing = self._fill_reveals()
-        match_id = self.match.pk
+        match_id = self.key
         statements: list[tuple[str, list[Any]]] = []
         for scope, seed in self.seeds.items():
             if scope in self.new_seeds:
@@ -358,14 +380,14 @@ class _Batch:
         """Append the batch and update the match row; after-commit side effects follow the
         commit. On PostgreSQL the seed rows ride in the append's one statement, which
         outside a caller's transaction is its own (one round trip, one commit)."""
-        if connection.vendor == "postgresql":
+        if self.db.vendor == "postgresql":
             rows = self._append(self._seed_statements())
         else:
             with transaction.atomic(savepoint=False):  # SQLite: the plain way
                 self._write_seeds()
                 rows = self._append()
         for scope in self.new_seeds:  # stored now: its reveal will not need to read it
-            SEED_SECRETS.put((self.match.pk, scope), (self.seeds[scope].seed, self.seeds[scope].commitment))
+            SEED_SECRETS.put((self.match.id, scope), (self.seeds[scope].seed, self.seeds[scope].commitment))
         return rows
 
     def _append(self, seed_statements: Sequence[tuple[str, list[Any]]] = ()) -> list[AppendedEvent]:
@@ -380,7 +402,7 @@ class _Batch:
         if self.pending:
             # Public: lets every client (and bot) know whose turn it is without a state.
             self.pending[-1].metadata["to_act"] = game.to_act(state)
-        recorded_at = dt.datetime.fromtimestamp(self.at / 1000, tz=dt.UTC)
+        recorded_at = EPOCH + dt.timedelta(0, 0, 0, self.at)  # milliseconds, exact: the hash takes its µs
         match.turn_key = key
         match.deadline_ms = deadline if key else None
         fields = ["pending_scope", "turn_key", "deadline_ms"]
@@ -388,13 +410,28 @@ class _Batch:
             match.status = Match.STATUS_FINISHED
             match.finished_at = timezone.now()
             fields += ["status", "finished_at"]
-        rows = append(match, self.pending, recorded_at, fields, seed_statements)
-        match_id, version, last_at = match.pk, match.version, recorded_at
-        deadline_ms, turn_key, row = match.deadline_ms, match.turn_key, copy_row(match)
-        wire = [presentation.wire_event(event) for event in rows]
-        transaction.on_commit(
-            lambda: after_commit(match_id, version, state, game, last_at, deadline_ms, turn_key, row, wire)
+        rows = append(match, self.pending, recorded_at, fields, seed_statements, self.db, self.key)
+        match_id, version, last_at, key, vendor = (
+            match.id,
+            match.version,
+            recorded_at,
+            self.key,
+            self.db.vendor,
         )
+        # The batch's row is its own (a copy of the cache's, or read under the lock): the
+        # cache takes it over once committed, and nobody changes it after this.
+        deadline_ms, turn_key, row = match.deadline_ms, match.turn_key, match
+        wire = [presentation.wire_event(event) for event in rows]
+
+        def committed() -> None:
+            after_commit(
+                match_id, version, state, game, last_at, deadline_ms, turn_key, row, wire, key, vendor
+            )
+
+        if self.db.in_atomic_block:
+            self.db.on_commit(committed)
+        else:  # autocommit: the append was its own transaction, committed already
+            committed()
         return rows
 
 
@@ -411,12 +448,14 @@ def after_commit(
     turn_key: str,
     row: Match | None = None,
     wire: list[dict[str, Any]] | None = None,
+    key: str | None = None,
+    vendor: str | None = None,
 ) -> None:
-    """Side effects of a committed append. None may undo it: failures are logged."""
-    from cacho import tasks
-
-    STATES.put(str(match_id), version, state, row, own_row=True)
-    if connection.vendor == "postgresql":
+    """Side effects of a committed append. None may undo it: failures are logged.
+    (`key`, `vendor`: `str(match_id)` and the database's vendor, when the caller has them.)"""
+    key = str(match_id) if key is None else key
+    STATES.put(key, version, state, row, own_row=True)
+    if (vendor or connections[DEFAULT_DB_ALIAS].vendor) == "postgresql":
         # Off the caller's thread (its own connection); a newer version of the same match
         # queued before this one ran replaces it.
         DISPATCH.call(
@@ -427,7 +466,7 @@ def after_commit(
         )
     else:  # SQLite allows one writer: no second writing thread in embedded mode
         _project_logged(match_id, version, state, game, last_event_at)
-    publish(match_id, version, wire, None if row is None else head_of(row))
+    publish(match_id, version, wire, None if row is None else head_of(row), key)
     if deadline_ms is not None and turn_key:
         # If it is lost anyway (a dying process), the periodic sweep is the safety net.
         if getattr(settings, "CACHO_TIMERS", "in-process") == "celery":
@@ -440,6 +479,8 @@ def after_commit(
                 after=hold,
             )
         else:
+            from cacho import tasks
+
             try:
                 tasks.schedule_deadline(match_id, version, deadline_ms)
             except Exception:
@@ -477,17 +518,22 @@ def group_name(match_id: Any) -> str:
 
 
 def publish(
-    match_id: Any, version: int, wire: list[dict[str, Any]] | None = None, head: dict[str, Any] | None = None
+    match_id: Any,
+    version: int,
+    wire: list[dict[str, Any]] | None = None,
+    head: dict[str, Any] | None = None,
+    key: str | None = None,
 ) -> None:
     """A notice to the match's group (one Redis script call, its reply not waited for) carrying
     the new events' public wire form: a consumer that is up to date renders them for its
     viewer without reading the store; any other reads the store (the truth) instead."""
-    message: dict[str, Any] = {"type": "match.events", "group": group_name(match_id), "version": version}
+    group = group_name(match_id if key is None else key)
+    message: dict[str, Any] = {"type": "match.events", "group": group, "version": version}
     if wire:
         message["events"] = wire
     if head is not None:
         message["head"] = head
-    _group_send(match_id, message)
+    _group_send(match_id, message, group)
 
 
 def publish_seats(match_id: Any) -> None:
@@ -495,14 +541,14 @@ def publish_seats(match_id: Any) -> None:
     _group_send(match_id, {"type": "match.seats", "group": group_name(match_id)})
 
 
-def _group_send(match_id: Any, message: dict[str, Any]) -> None:
+def _group_send(match_id: Any, message: dict[str, Any], group: str | None = None) -> None:
     """At most once: clients detect version gaps and catch up from the log. On Redis in one
     round trip from this thread (cacho.services.notices); the in-memory layer lives on
     the server's loop, which async_to_sync finds."""
     layer = get_channel_layer()
     if layer is None:
         return
-    group = group_name(match_id)
+    group = group_name(match_id) if group is None else group
     if getattr(settings, "CACHO_CHANNEL_LAYER", "in-memory") == "redis":
         NOTICES.send(layer, group, message)
         return
@@ -625,7 +671,8 @@ def _submit_optimistic(
     still at that version (a conditional UPDATE, no SELECT … FOR UPDATE). None when there
     is no usable cache entry or the stream moved on: the caller takes the locked path,
     which tells a real conflict from a stale cache."""
-    entry = STATES.entry(str(match_id))
+    key = str(match_id)  # the cache's keys are the ids' canonical text, as the batch's
+    entry = STATES.entry(key)
     if entry is None or entry[2] is None:
         return None
     version, state, row = entry
@@ -636,7 +683,7 @@ def _submit_optimistic(
     match = copy_row(row)
     game = game_for(match.ruleset)
     try:
-        batch = _Batch(match, game, state, at, actor or f"seat:{seat}", command_id)
+        batch = _Batch(match, game, state, at, actor or f"seat:{seat}", command_id, key=key)
         batch.run(game.parse_command(seat, payload, at))
         batch.settle()
         rows = batch.commit()
@@ -732,7 +779,7 @@ def _store_new_match(
         if settle:
             batch.settle()
         batch.commit()
-    return match
+    return copy_row(match)  # the state cache keeps the batch's row
 
 
 def import_record(record: Any, created_by: Any = None, actor: str = "import") -> Match:

@@ -20,10 +20,21 @@ def _frozen(value: Any) -> Any:
     return value
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:  # once per event type: `fields` walks the class on every call
+        names = _FIELD_NAMES[cls] = tuple(field.name for field in fields(cls))
+    return names
+
+
 def event_to_dict(event: Event) -> dict[str, Any]:
     payload: dict[str, Any] = {"type": event.TYPE}
-    for field in fields(event):
-        payload[field.name] = _plain(getattr(event, field.name))
+    for name in _names(type(event)):
+        value = getattr(event, name)
+        payload[name] = _plain(value) if isinstance(value, tuple) else value
     return payload
 
 
