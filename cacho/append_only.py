@@ -1,5 +1,6 @@
 """Database triggers that make a table append-only (PostgreSQL and SQLite), for the
-migrations of every event table: the database itself refuses UPDATE and DELETE.
+migrations of every event table: the database itself refuses UPDATE and DELETE; and the
+guard that keeps a stream's row while it has events (`stream_guard`).
 
 TRUNCATE stays allowed: it is what test suites use to empty a database, never the app.
 """
@@ -63,5 +64,52 @@ def installer(table: str) -> tuple[Step, Step]:
         elif vendor == "sqlite":
             for statement in _sqlite_remove(table):
                 schema_editor.execute(statement)
+
+    return install, remove
+
+
+def stream_guard(streams: str, events: str, column: str) -> tuple[Step, Step]:
+    """A row of `streams` with events in `events` (`column` naming it) can be neither
+    deleted nor given another id: what a foreign key from the events guaranteed, without
+    the check a foreign key makes on every event inserted (the append inserts events
+    only after updating their stream's row, in the same statement)."""
+    name = f"{streams}_keep_streams"
+    message = f"{streams} row has {events}: a stream is never deleted or renamed"
+
+    def install(apps: Any, schema_editor: Any) -> None:
+        vendor = schema_editor.connection.vendor
+        if vendor == "postgresql":
+            with schema_editor.connection.cursor() as cursor:
+                cursor.execute(
+                    f"""
+CREATE OR REPLACE FUNCTION {name}() RETURNS trigger AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM {events} WHERE {column} = OLD.id) THEN
+        RAISE EXCEPTION '{message} (%)', OLD.id USING ERRCODE = 'restrict_violation';
+    END IF;
+    RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
+END;
+$$ LANGUAGE plpgsql;
+CREATE TRIGGER {name} BEFORE DELETE OR UPDATE OF id ON {streams}
+    FOR EACH ROW EXECUTE FUNCTION {name}();
+"""
+                )
+        elif vendor == "sqlite":
+            for op, when in (("DELETE", ""), ("UPDATE OF id", "NEW.id != OLD.id AND ")):
+                schema_editor.execute(
+                    f"CREATE TRIGGER {name}_{op.split()[0].lower()} BEFORE {op} ON {streams} "
+                    f"WHEN {when}EXISTS (SELECT 1 FROM {events} WHERE {column} = OLD.id) "
+                    f"BEGIN SELECT RAISE(ABORT, '{message}'); END;"
+                )
+
+    def remove(apps: Any, schema_editor: Any) -> None:
+        vendor = schema_editor.connection.vendor
+        if vendor == "postgresql":
+            schema_editor.execute(
+                f"DROP TRIGGER IF EXISTS {name} ON {streams}; DROP FUNCTION IF EXISTS {name}();"
+            )
+        elif vendor == "sqlite":
+            for op in ("delete", "update"):
+                schema_editor.execute(f"DROP TRIGGER IF EXISTS {name}_{op};")
 
     return install, remove

@@ -74,7 +74,12 @@ class Event(models.Model):
     """Append-only: the database refuses UPDATE and DELETE (trigger, migration 0002)."""
 
     position = models.BigAutoField(primary_key=True)
-    stream = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events", db_index=False)
+    # No foreign key in the database (migration 0006): the append writes events only in
+    # the statement that updates their match's row, and a trigger keeps a match with
+    # events from being deleted or re-keyed (the ORM's PROTECT says so too).
+    stream = models.ForeignKey(
+        Match, on_delete=models.PROTECT, related_name="events", db_index=False, db_constraint=False
+    )
     version = models.PositiveIntegerField()
     type = models.CharField(max_length=48)
     schema_version = models.PositiveSmallIntegerField(default=1)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import JSONField
 
 from cacho import log_order, prepared
 from cacho.log_order import LogPosition
@@ -162,6 +163,7 @@ def append(
     also: Sequence[tuple[str, list[Any]]] = (),
     db: Any = None,
     stream: str | None = None,
+    create: bool = False,
 ) -> list[AppendedEvent]:
     """Insert `events` after `match.version` and save the match row's new head.
 
@@ -174,7 +176,9 @@ def append(
     `also` (PostgreSQL only): more data-modifying statements for the same statement, each
     made conditional on the head update by referring to `head` (`... FROM head`,
     `EXISTS (SELECT 1 FROM head)`), with their parameters (`%s` placeholders).
-    `db` and `stream` (the Django connection, `str(match.id)`): when the caller has them."""
+    `db` and `stream` (the Django connection, `str(match.id)`): when the caller has them.
+    `create` (PostgreSQL): `match` is new, and its row is inserted, at its new head, by the
+    same statement (the first events of a stream need no row to update)."""
     db = connections[DEFAULT_DB_ALIAS] if db is None else db
     previous = match.last_hash
     rows: list[AppendedEvent] = []
@@ -209,8 +213,8 @@ def append(
     match.last_hash = previous
     names = ("version", "last_hash", *(name for name in match_fields if name not in ("version", "last_hash")))
     if db.vendor == "postgresql":
-        updated = _append_postgresql(db, match, stream, base_version, names, rows, encoded, also)
-    elif also:
+        updated = _append_postgresql(db, match, stream, base_version, names, rows, encoded, also, create)
+    elif also or create:
         raise ValueError("statements joined to an append need PostgreSQL")
     else:
         updated = Match.objects.filter(pk=match.pk, version=base_version).update(
@@ -254,19 +258,40 @@ def numbered(sql: str) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _append_sql(names: tuple[str, ...], count: int, also: tuple[str, ...] = ()) -> str:
-    fields = [Match._meta.get_field(name) for name in names]
+def _append_sql(names: tuple[str, ...], count: int, also: tuple[str, ...] = (), create: bool = False) -> str:
     db = connections[DEFAULT_DB_ALIAS]
-    assignments = ", ".join(f'"{field.column}" = %s::{field.db_type(db)}' for field in fields)
+    if create:
+        fields = Match._meta.concrete_fields
+        columns = ", ".join(f'"{field.column}"' for field in fields)
+        values = ", ".join(f"%s::{field.db_type(db)}" for field in fields)
+        head = f'INSERT INTO "cacho_match" ({columns}) VALUES ({values}) RETURNING 1'
+    else:
+        fields = [Match._meta.get_field(name) for name in names]
+        assignments = ", ".join(f'"{field.column}" = %s::{field.db_type(db)}' for field in fields)
+        head = f'UPDATE "cacho_match" SET {assignments} WHERE "id" = %s::uuid AND "version" = %s::int RETURNING 1'
     values = ", ".join([EVENT_VALUE] * count)
     columns = ", ".join(f'"{column}"' for column in EVENT_COLUMNS)
     joined = "".join(f", also_{number} AS ({sql})" for number, sql in enumerate(also))
     return numbered(
-        f'WITH head AS (UPDATE "cacho_match" SET {assignments} WHERE "id" = %s::uuid AND "version" = %s::int '
-        f"RETURNING 1){joined} "
+        f"WITH head AS ({head}){joined} "
         f'INSERT INTO "cacho_event" ({columns}) SELECT fresh.* FROM head, (VALUES {values}) AS fresh '
         'RETURNING "position", "txid"'
     )
+
+
+def _new_row_values(match: Match, db: Any) -> list[Any]:
+    """Every column of a match row not stored yet, as text parameters (`pre_save` fills
+    the defaults that Django fills on insert, such as `created_at`)."""
+    values: list[Any] = []
+    for field in Match._meta.concrete_fields:
+        value = field.pre_save(match, add=True)
+        if isinstance(field, JSONField):
+            values.append(json.dumps(value, cls=field.encoder))
+        elif isinstance(value, dt.datetime):
+            values.append(value.isoformat())
+        else:
+            values.append(value)
+    return values
 
 
 def _append_postgresql(
@@ -278,6 +303,7 @@ def _append_postgresql(
     rows: list[AppendedEvent],
     encoded: Sequence[tuple[str, str]],
     also: Sequence[tuple[str, list[Any]]] = (),
+    create: bool = False,
 ) -> int:
     """The head update and the event rows in one statement: outside a transaction it is its
     own (one round trip, one commit). No row updated (the stream moved on): nothing
@@ -286,9 +312,12 @@ def _append_postgresql(
     A prepared statement per shape (cacho.prepared): the JSON travels as parameters, not
     quoted into SQL, and the server plans the statement once per connection. The head's
     values are plain ints, strings, None and datetimes, sent as text for the SQL's casts."""
-    sql = _append_sql(tuple(names), len(rows), tuple(statement for statement, _ in also))
-    params: list[Any] = [getattr(match, name) for name in names]
-    params += [stream, base_version]
+    sql = _append_sql(tuple(names), len(rows), tuple(statement for statement, _ in also), create)
+    if create:
+        params = _new_row_values(match, db)
+    else:
+        params = [getattr(match, name) for name in names]
+        params += [stream, base_version]
     for _, extra in also:
         params += extra
     recorded_at = rows[0].recorded_at.isoformat()  # one time for the whole batch
@@ -305,6 +334,9 @@ def _append_postgresql(
             row.hash,
         ]
     returned = prepared.execute(db, sql, params)
+    if create and returned:  # the instance is a stored row now (a later save() updates it)
+        match._state.adding = False
+        match._state.db = db.alias
     for row, (position, txid) in zip(rows, returned, strict=False):
         row.position = int(position)  # type: ignore[arg-type]
         row.txid = int(txid)  # type: ignore[arg-type]

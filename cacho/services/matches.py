@@ -48,12 +48,14 @@ logger = logging.getLogger(__name__)
 
 SERVER = "server"
 # After-commit work is held back this long (seconds) so that a newer version of the same
-# match replaces it (see services.dispatch). Projections lag by at most PROJECTION_HOLD.
+# match replaces it (see services.dispatch). Projections lag by at most PROJECTION_HOLD:
+# they serve lists, the admin and rebuild checks (live play and standings read the log),
+# and at a quarter of a second a busy table costs four upserts a second, not twenty.
 # A turn's Celery timer needs to reach the broker well before its deadline, not at once:
 # held TIMER_HOLD (less when the deadline is nearer), a turn played within it never costs
 # a broker publish (~0.6 ms of CPU, more than the append); the sweep covers a process that
 # dies meanwhile.
-PROJECTION_HOLD = 0.05
+PROJECTION_HOLD = 0.25
 TIMER_HOLD = 2.0
 
 
@@ -376,12 +378,17 @@ class _Batch:
             )
         return statements
 
-    def commit(self) -> list[AppendedEvent]:
+    def commit(self, new_seats: Sequence[str] | None = None) -> list[AppendedEvent]:
         """Append the batch and update the match row; after-commit side effects follow the
         commit. On PostgreSQL the seed rows ride in the append's one statement, which
-        outside a caller's transaction is its own (one round trip, one commit)."""
+        outside a caller's transaction is its own (one round trip, one commit).
+        `new_seats` (PostgreSQL): the match is new; its row and these seats are inserted by
+        the same statement."""
         if self.db.vendor == "postgresql":
-            rows = self._append(self._seed_statements())
+            statements = self._seed_statements()
+            if new_seats is not None:
+                statements.append(_seat_rows(self.key, new_seats))
+            rows = self._append(statements, create=new_seats is not None)
         else:
             with transaction.atomic(savepoint=False):  # SQLite: the plain way
                 self._write_seeds()
@@ -390,7 +397,9 @@ class _Batch:
             SEED_SECRETS.put((self.match.id, scope), (self.seeds[scope].seed, self.seeds[scope].commitment))
         return rows
 
-    def _append(self, seed_statements: Sequence[tuple[str, list[Any]]] = ()) -> list[AppendedEvent]:
+    def _append(
+        self, seed_statements: Sequence[tuple[str, list[Any]]] = (), *, create: bool = False
+    ) -> list[AppendedEvent]:
         match, game, state = self.match, self.game, self.state
         key = game.turn_key(state) or ""
         if key != match.turn_key:
@@ -410,7 +419,7 @@ class _Batch:
             match.status = Match.STATUS_FINISHED
             match.finished_at = timezone.now()
             fields += ["status", "finished_at"]
-        rows = append(match, self.pending, recorded_at, fields, seed_statements, self.db, self.key)
+        rows = append(match, self.pending, recorded_at, fields, seed_statements, self.db, self.key, create)
         match_id, version, last_at, key, vendor = (
             match.id,
             match.version,
@@ -766,20 +775,37 @@ def _store_new_match(
     *,
     settle: bool,
 ) -> Match:
-    """The match row, its seats and its first events, in one transaction."""
+    """The match row, its seats and its first events (and its first round's seed): on
+    PostgreSQL one statement, elsewhere one transaction."""
     at = now_ms()
-    with transaction.atomic():
-        match = Match.objects.create(
-            game=game.name, ruleset=ruleset, options=options, options_hash=options_hash(options), **fields
-        )
-        Seat.objects.bulk_create(Seat(match=match, index=i, name=name) for i, name in enumerate(seats))
-        batch = _Batch(match, game, game.initial_state(events[0]), at, actor, None)
-        batch.add(events[:1], actor, opening=True)
-        batch.add(events[1:], actor)
-        if settle:
-            batch.settle()
-        batch.commit()
+    match = Match(
+        game=game.name, ruleset=ruleset, options=options, options_hash=options_hash(options), **fields
+    )
+    batch = _Batch(match, game, game.initial_state(events[0]), at, actor, None)
+    batch.add(events[:1], actor, opening=True)
+    batch.add(events[1:], actor)
+    if settle:
+        batch.settle()
+    if batch.db.vendor == "postgresql":
+        batch.commit(new_seats=seats)
+    else:
+        with transaction.atomic():
+            match.save(force_insert=True)  # at version 0: the append below moves its head
+            Seat.objects.bulk_create(Seat(match=match, index=i, name=name) for i, name in enumerate(seats))
+            batch.commit()
     return copy_row(match)  # the state cache keeps the batch's row
+
+
+def _seat_rows(match_id: str, names: Sequence[str]) -> tuple[str, list[Any]]:
+    """A new match's seats, as a part of the statement that inserts the match (`head`)."""
+    values = ", ".join(["(%s::uuid, %s::int, %s::text)"] * len(names))
+    params: list[Any] = []
+    for index, name in enumerate(names):
+        params += [match_id, index, name]
+    return (
+        f'INSERT INTO cacho_seat (match_id, "index", name) SELECT seat.* FROM head, (VALUES {values}) AS seat',
+        params,
+    )
 
 
 def import_record(record: Any, created_by: Any = None, actor: str = "import") -> Match:

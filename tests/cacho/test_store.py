@@ -48,6 +48,53 @@ def test_the_database_refuses_update_and_delete_of_events() -> None:
     assert Event.objects.filter(stream=match).exclude(type="forged").count() == match_version(match)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_match_with_events_is_never_deleted_or_re_keyed() -> None:
+    """No foreign key from the events (migration 0006): a trigger keeps their match."""
+    from django.db.models import ProtectedError
+
+    from cacho.models import Match
+
+    match = played_match(2)
+    for sql in (
+        "DELETE FROM cacho_match WHERE id = %s",
+        "UPDATE cacho_match SET id = gen_random_uuid() WHERE id = %s",
+    ):
+        with (
+            pytest.raises(DatabaseError, match="a stream is never deleted"),
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
+            cursor.execute(sql, [match.pk.hex])
+    with pytest.raises(ProtectedError):
+        Match.objects.filter(pk=match.pk).delete()
+    assert Event.objects.filter(stream=match).count() == match_version(match)
+    lone = Match.objects.create(game="dudo", ruleset="dudo", options={}, options_hash="")
+    with connection.cursor() as cursor:  # a match without events is an ordinary row
+        cursor.execute("UPDATE cacho_match SET turn_seconds = 20 WHERE id = %s", [lone.pk.hex])
+        cursor.execute("DELETE FROM cacho_match WHERE id = %s", [lone.pk.hex])
+    assert not Match.objects.filter(pk=lone.pk).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_events_are_never_appended_to_a_match_that_does_not_exist() -> None:
+    import uuid
+
+    from cacho.models import Match
+    from cacho.store import NewEvent, StaleStream, append
+
+    ghost = Match(id=uuid.uuid4(), game="dudo", ruleset="dudo", options={}, options_hash="")
+    with pytest.raises(StaleStream):
+        append(ghost, [NewEvent("bid_made", {}, {})], matches_recorded_at())
+    assert not Event.objects.filter(stream_id=ghost.id).exists()
+
+
+def matches_recorded_at() -> object:
+    import datetime as dt
+
+    return dt.datetime.now(dt.UTC)
+
+
 def match_version(match: object) -> int:
     from cacho.models import Match
 

@@ -52,3 +52,40 @@ def test_a_held_timer_is_not_sent_once_the_turn_was_played() -> None:
     player, command = legal_bidding_move(state_of(match), random.Random(1))
     matches.submit(match.pk, player, command, command_id())  # played, maybe on another process
     assert not matches.schedule_if_current(match.pk, at.version, at.deadline_ms)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_match_is_stored_whole_and_its_row_saves_as_an_update() -> None:
+    """On PostgreSQL the match row, its seats, its first events and its first round's seed
+    are one statement: the instance returned is a stored row like any other."""
+    from cacho.models import Event, Seat
+
+    match = matches.create_match("dudo", ["ana", "beto", "caro"], first_seat=1)
+    stored = Match.objects.get(pk=match.pk)
+    assert stored.version == match.version == Event.objects.filter(stream=match).count() == 2
+    assert stored.last_hash == match.last_hash and stored.pending_scope == "round-1" and stored.turn_key
+    assert stored.created_at is not None
+    assert list(Seat.objects.filter(match=match).order_by("index").values_list("name", flat=True)) == [
+        "ana",
+        "beto",
+        "caro",
+    ]
+    assert DiceSeed.objects.filter(match=match, scope="round-1", revealed=False).count() == 1
+    match.tournament_ref = "t-1"
+    match.save(update_fields=["tournament_ref"])
+    assert Match.objects.filter(pk=match.pk, tournament_ref="t-1").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_created_in_a_transaction_that_rolls_back_leaves_nothing() -> None:
+    from django.db import transaction
+
+    from cacho.models import Event, Seat
+
+    with pytest.raises(RuntimeError), transaction.atomic():
+        match = matches.create_match("dudo", ["ana", "beto"], first_seat=0)
+        raise RuntimeError("the caller gives up")
+    assert not Match.objects.filter(pk=match.pk).exists()
+    assert not Seat.objects.filter(match_id=match.pk).exists()
+    assert not Event.objects.filter(stream_id=match.pk).exists()
+    assert not DiceSeed.objects.filter(match_id=match.pk).exists()
