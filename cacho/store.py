@@ -268,7 +268,10 @@ def _append_sql(names: tuple[str, ...], count: int, also: tuple[str, ...] = (), 
     else:
         fields = [Match._meta.get_field(name) for name in names]
         assignments = ", ".join(f'"{field.column}" = %s::{field.db_type(db)}' for field in fields)
-        head = f'UPDATE "cacho_match" SET {assignments} WHERE "id" = %s::uuid AND "version" = %s::int RETURNING 1'
+        head = (
+            f'UPDATE "cacho_match" SET {assignments} '
+            'WHERE "id" = %s::uuid AND "version" = %s::int RETURNING 1'
+        )
     values = ", ".join([EVENT_VALUE] * count)
     columns = ", ".join(f'"{column}"' for column in EVENT_COLUMNS)
     joined = "".join(f", also_{number} AS ({sql})" for number, sql in enumerate(also))

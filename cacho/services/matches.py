@@ -803,7 +803,8 @@ def _seat_rows(match_id: str, names: Sequence[str]) -> tuple[str, list[Any]]:
     for index, name in enumerate(names):
         params += [match_id, index, name]
     return (
-        f'INSERT INTO cacho_seat (match_id, "index", name) SELECT seat.* FROM head, (VALUES {values}) AS seat',
+        'INSERT INTO cacho_seat (match_id, "index", name) '
+        f"SELECT seat.* FROM head, (VALUES {values}) AS seat",
         params,
     )
 
