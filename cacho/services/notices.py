@@ -17,14 +17,6 @@ processes' hub channels (plain names `hub-…`, cacho.live.hub), which need no
 layer's own `send`. A layer with several Redis hosts (sharded) or another backend gets
 the layer's own `group_send`.
 
-Under load, notices are coalesced (`COALESCE`, like Nagle's algorithm): a notice goes out
-at once when the link has written nothing for that long, else it joins a batch that is
-written in one go (one syscall, one wake-up of Redis for all of them) when the window
-ends, by the next notice or by the sender's flusher thread. On this machine waking Redis
-costs more than the script it runs: a notice cost ~55 µs of the writer's CPU and ~40 µs
-of Redis's, of which a burst's batch pays once. An idle table's moves are never delayed;
-a busy process's notices wait at most the window (2 ms, against live play's 50 ms).
-
 Delivery stays at-most-once: a failure is logged and the notice dropped; clients detect
 the version gap and catch up from the log.
 """
@@ -35,7 +27,6 @@ import logging
 import os
 import threading
 import time
-import weakref
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -70,11 +61,10 @@ return others
 
 class NoticeSender:
     """Sends on the caller's thread (the write path's, after commit) without waiting: the
-    `EVALSHA` is packed at once and written to a connection of its own, at once or with
-    its batch (`COALESCE`, above), and the replies are read in a batch, once `READ_EVERY`
-    are outstanding (or on `settle`). No round trip is waited for, and the flusher thread
-    is woken once per batch, never per notice (handing every notice to a thread cost more
-    CPU in wake-ups and GIL hand-overs than the send itself: docs/event-store.md,
+    `EVALSHA` is written to a connection of its own and the replies are read in a batch,
+    once `READ_EVERY` are outstanding (or on `settle`). A notice costs a socket write; no
+    round trip is waited for, and no thread is woken (handing notices to a thread cost
+    more CPU in wake-ups and GIL hand-overs than the send itself: docs/event-store.md,
     "Performance"). A reply naming members that are not hubs is sent on by the layer's
     `send` when that reply is read: only hubs join match groups, so that path is for
     foreign listeners, never for players; a lost script is loaded again and the notices
@@ -85,25 +75,11 @@ class NoticeSender:
     BACKOFF = 1.0
     TIMEOUT = 0.5
     READ_EVERY = 32
-    COALESCE = 0.002  # seconds; 0 writes every notice at once
 
-    def __init__(self, coalesce: float | None = None) -> None:
+    def __init__(self) -> None:
         self._links: dict[int, _Link | None] = {}
         self._lock = threading.Lock()
         self._down_until = 0.0
-        self.coalesce = self.COALESCE if coalesce is None else coalesce
-        self._flush_due = threading.Condition(threading.Lock())
-        self._flush_at: float | None = None  # when the pending batches must be written
-        self._flusher: threading.Thread | None = None
-        _SENDERS.add(self)
-
-    def _after_fork(self) -> None:
-        """In a forked child: fresh locks (the parent's flusher may have held one) and no
-        flusher yet; the links are the parent's and are replaced on first use (`pid`)."""
-        self._lock = threading.Lock()
-        self._flush_due = threading.Condition(threading.Lock())
-        self._flush_at = None
-        self._flusher = None
 
     def send(self, layer: Any, group: str, message: dict[str, Any]) -> None:
         """`layer.group_send(group, message)`, at most once; failures are logged."""
@@ -115,21 +91,16 @@ class NoticeSender:
                 if link is None:
                     async_to_sync(layer.group_send)(group, message)
                     return
-                due = link.send(group, message)
+                link.send(group, message)
             except Exception:
-                self._failed(layer, group)
-                return
-        if due is not None:
-            self._flush_by(due)
-
-    def _failed(self, layer: Any, group: str) -> None:
-        self._down_until = time.monotonic() + self.BACKOFF
-        self._drop(layer)
-        logger.warning("notice to %s dropped, and any in the next %.0f s", group, self.BACKOFF, exc_info=True)
+                self._down_until = time.monotonic() + self.BACKOFF
+                self._drop(layer)
+                logger.warning(
+                    "notice to %s dropped, and any in the next %.0f s", group, self.BACKOFF, exc_info=True
+                )
 
     def settle(self) -> None:
-        """Write what is pending and read every outstanding reply (tests; a process about
-        to exit)."""
+        """Read every outstanding reply (tests; a process about to exit)."""
         with self._lock:
             for link in list(self._links.values()):
                 if link is None:
@@ -139,46 +110,6 @@ class NoticeSender:
                 except Exception:
                     logger.warning("notice replies lost", exc_info=True)
                     self._drop(link.layer)
-
-    def flush(self) -> None:
-        """Write every pending batch now."""
-        with self._lock:
-            for link in list(self._links.values()):
-                if link is None:
-                    continue
-                try:
-                    link.write()
-                except Exception:
-                    self._failed(link.layer, "a batch")
-
-    # ---------------------------------------------------------------- the flusher thread
-
-    def _flush_by(self, due: float) -> None:
-        """Have the flusher write the pending batches at `due` (monotonic), unless a
-        later notice writes them first."""
-        self._ensure_flusher()
-        with self._flush_due:
-            if self._flush_at is None or due < self._flush_at:
-                self._flush_at = due
-                self._flush_due.notify()
-
-    def _ensure_flusher(self) -> None:
-        thread = self._flusher
-        if thread is not None and thread.is_alive():
-            return
-        with self._flush_due:
-            if self._flusher is thread:
-                self._flusher = threading.Thread(target=self._flush_loop, name="cacho-notices", daemon=True)
-                self._flusher.start()
-
-    def _flush_loop(self) -> None:
-        while True:
-            with self._flush_due:
-                while self._flush_at is None or self._flush_at > time.monotonic():
-                    wait = None if self._flush_at is None else self._flush_at - time.monotonic()
-                    self._flush_due.wait(wait)
-                self._flush_at = None
-            self.flush()
 
     def _drop(self, layer: Any) -> None:
         link = self._links.pop(id(layer), None)
@@ -197,16 +128,15 @@ class NoticeSender:
         from channels_redis.core import RedisChannelLayer
 
         if isinstance(layer, RedisChannelLayer) and layer.ring_size == 1:
-            link = _Link(layer, self.TIMEOUT, self.READ_EVERY, self.coalesce)
+            link = _Link(layer, self.TIMEOUT, self.READ_EVERY)
         self._links[key] = link
         return link
 
 
 class _Link:
-    """One Redis connection carrying one layer's notices, written alone or in batches
-    (`pending`); its replies are read in batches."""
+    """One Redis connection carrying one layer's notices; its replies are read in batches."""
 
-    def __init__(self, layer: Any, timeout: float, read_every: int, coalesce: float = 0.0) -> None:
+    def __init__(self, layer: Any, timeout: float, read_every: int) -> None:
         import redis
 
         host = dict(layer.hosts[0])
@@ -219,18 +149,13 @@ class _Link:
         self.pid = os.getpid()
         self.read_every = read_every
         self.outstanding: deque[tuple[str, dict[str, Any]]] = deque()
-        self.pending: list[bytes] = []  # packed, not written yet (the tail of `outstanding`)
-        self.coalesce = coalesce
-        self.last_write = float("-inf")  # monotonic
         self.last_score = 0.0
         self.fixed_tail = b"".join(
             _bulk(str(value).encode())
             for value in (int(layer.expiry), layer.get_capacity(HUB_PREFIX), layer.prefix, HUB_PREFIX)
         )
 
-    def send(self, group: str, message: dict[str, Any]) -> float | None:
-        """Pack the notice and write it, or its batch, if the window allows; else None or
-        the time (monotonic) by which the batch it starts must be written."""
+    def send(self, group: str, message: dict[str, Any]) -> None:
         if len(self.outstanding) >= self.read_every:
             self.read_replies()
         layer, now = self.layer, time.time()
@@ -250,22 +175,8 @@ class _Link:
             + _bulk(str(int(now) - int(layer.expiry)).encode())
             + self.fixed_tail
         )
+        self.connection.send_packed_command([packed], check_health=False)
         self.outstanding.append((group, message))
-        self.pending.append(packed)
-        window_ends = self.last_write + self.coalesce
-        if time.monotonic() >= window_ends:
-            self.write()
-            return None
-        return window_ends if len(self.pending) == 1 else None
-
-    def write(self) -> None:
-        """Write the pending notices, in one go."""
-        if not self.pending:
-            return
-        data = self.pending[0] if len(self.pending) == 1 else b"".join(self.pending)
-        self.pending.clear()
-        self.connection.send_packed_command([data], check_health=False)
-        self.last_write = time.monotonic()
 
     def _load_script(self) -> bytes:
         sha = self.client.script_load(GROUP_SEND)
@@ -275,7 +186,6 @@ class _Link:
         """Every outstanding reply (Redis answers in order, and long before this is called)."""
         from redis.exceptions import NoScriptError, ResponseError
 
-        self.write()  # a reply comes only for what was written
         resend: list[tuple[str, dict[str, Any]]] = []
         while self.outstanding:
             group, message = self.outstanding.popleft()
@@ -298,18 +208,6 @@ class _Link:
             self.sha = self._load_script()
             for group, message in resend:
                 self.send(group, message)
-            self.write()
-
-
-_SENDERS: weakref.WeakSet[NoticeSender] = weakref.WeakSet()
-
-
-def _reset_senders_after_fork() -> None:
-    for sender in list(_SENDERS):
-        sender._after_fork()
-
-
-os.register_at_fork(after_in_child=_reset_senders_after_fork)
 
 
 def _bulk(value: bytes) -> bytes:

@@ -94,7 +94,6 @@ def test_a_hub_queue_keeps_the_layers_capacity(redis_layer: Any) -> None:
     sender = NoticeSender()
     for version in range(1, 8):
         sender.send(layer, "match-2", notice("match-2", version))
-    sender.settle()  # the burst's batch written, its replies read
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
     assert client.zcard(f"{layer.prefix}{hub}") == 5, "capacity 5: the rest dropped, as group_send does"
     assert [receive(layer, hub)["version"] for _ in range(5)] == [1, 2, 3, 4, 5]
@@ -135,81 +134,3 @@ def test_many_notices_without_reading_replies_stay_in_order(redis_layer: Any) ->
     for version in range(1, 11):
         sender.send(layer, "match-6", notice("match-6", version))
     assert [receive(layer, hub)["version"] for _ in range(10)] == list(range(1, 11))
-
-
-def test_a_notice_on_an_idle_link_is_written_at_once(redis_layer: Any) -> None:
-    layer = redis_layer
-    hub = f"{HUB_PREFIX}{uuid.uuid4().hex}"
-    async_to_sync(layer.group_add)("match-7", hub)
-    client = redis.Redis.from_url(os.environ["REDIS_URL"])
-    sender = NoticeSender(coalesce=60.0)  # a window no test waits for
-    sender.send(layer, "match-7", notice("match-7", 1))
-    assert client.zcard(f"{layer.prefix}{hub}") == 1, "nothing written for a window: no delay"
-    sender.send(layer, "match-7", notice("match-7", 2))
-    assert client.zcard(f"{layer.prefix}{hub}") == 1, "within the window: held for its batch"
-    sender.flush()
-    assert [receive(layer, hub)["version"] for _ in range(2)] == [1, 2]
-
-
-def test_a_burst_is_written_in_one_batch_when_its_window_ends(redis_layer: Any) -> None:
-    layer = redis_layer
-    hub = f"{HUB_PREFIX}{uuid.uuid4().hex}"
-    async_to_sync(layer.group_add)("match-8", hub)
-    layer.channel_capacity = layer.compile_capacities({"hub-*": 100})
-    client = redis.Redis.from_url(os.environ["REDIS_URL"])
-    sender = NoticeSender(coalesce=0.2)
-    began = time.monotonic()
-    for version in range(1, 6):
-        sender.send(layer, "match-8", notice("match-8", version))
-    assert time.monotonic() - began < 0.1, "the sender never waits for the window"
-    queue = f"{layer.prefix}{hub}"
-    assert client.zcard(queue) == 1, "the first at once, the rest held"
-    # No further notice comes: the flusher writes the batch when the window ends.
-    while client.zcard(queue) < 5 and time.monotonic() - began < 2:
-        time.sleep(0.01)
-    assert 0.15 < time.monotonic() - began < 1.5
-    assert [receive(layer, hub)["version"] for _ in range(5)] == [1, 2, 3, 4, 5]
-
-
-def test_a_notice_after_the_window_writes_its_held_batch_itself(redis_layer: Any) -> None:
-    """The link on its own (no flusher): whoever sends once the window is over writes."""
-    layer = redis_layer
-    hub = f"{HUB_PREFIX}{uuid.uuid4().hex}"
-    async_to_sync(layer.group_add)("match-9", hub)
-    client = redis.Redis.from_url(os.environ["REDIS_URL"])
-    link = NoticeSender(coalesce=0.05)._link_for(layer)
-    assert link is not None
-    assert link.send("match-9", notice("match-9", 1)) is None, "idle: written at once"
-    due = link.send("match-9", notice("match-9", 2))
-    assert due is not None and due > time.monotonic(), "held: a batch that must be written by `due`"
-    assert link.send("match-9", notice("match-9", 3)) is None, "joins the batch, already scheduled"
-    assert client.zcard(f"{layer.prefix}{hub}") == 1
-    time.sleep(max(0.0, due - time.monotonic()) + 0.01)
-    assert link.send("match-9", notice("match-9", 4)) is None
-    assert client.zcard(f"{layer.prefix}{hub}") == 4, "the window was over: the batch and this one"
-    assert [receive(layer, hub)["version"] for _ in range(4)] == [1, 2, 3, 4]
-    link.read_replies()
-
-
-def test_a_forked_child_sends_on_its_own_link_and_flusher(redis_layer: Any) -> None:
-    layer = redis_layer
-    hub = f"{HUB_PREFIX}{uuid.uuid4().hex}"
-    async_to_sync(layer.group_add)("match-10", hub)
-    sender = NoticeSender(coalesce=0.05)
-    sender.send(layer, "match-10", notice("match-10", 1))
-    sender.send(layer, "match-10", notice("match-10", 2))  # held in the parent
-    pid = os.fork()
-    if pid == 0:  # the child: its own batch, flushed by its own thread
-        code = 1
-        try:
-            sender.send(layer, "match-10", notice("match-10", 3))
-            sender.send(layer, "match-10", notice("match-10", 4))
-            time.sleep(0.2)
-            code = 0
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-    sender.settle()
-    versions = sorted(receive(layer, hub)["version"] for _ in range(4))
-    assert versions == [1, 2, 3, 4], "the parent's held notice once, the child's own two"
