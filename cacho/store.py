@@ -20,6 +20,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from json import encoder as json_encoder
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -33,12 +34,24 @@ SCHEMA_VERSION = 1
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 
-# One encoder for every call: `json.dumps` with options builds a new one each time.
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+# Canonical JSON: sorted keys, no spaces, UTF-8 text. `json.dumps` with options builds an
+# encoder per call, and `JSONEncoder.encode` builds its C encoder and a circular-reference
+# memo per call: the C encoder is made once here (the hash chain encodes two values per
+# event). Cycles cannot occur (engine events, and JSON parsed from clients).
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_C_ENCODER = (
+    None
+    if json_encoder.c_make_encoder is None
+    else json_encoder.c_make_encoder(
+        None, _ENCODER.default, json_encoder.encode_basestring, None, ":", ",", True, False, True
+    )
+)
 
 
 def canonical_json(value: Any) -> str:
-    return _CANONICAL(value)
+    if _C_ENCODER is None:  # an interpreter without the C accelerator
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODER(value, 0))
 
 
 _MICROSECOND = dt.timedelta(microseconds=1)

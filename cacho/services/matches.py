@@ -16,7 +16,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -215,26 +215,45 @@ def engine_events(match: Match, game: Game) -> list[Any]:
 # ---------------------------------------------------------------- one batch of events
 
 
-@dataclass
 class _Batch:
-    match: Match
-    game: Game
-    state: Any
-    at: int
-    actor: str
-    command_id: str | None
-    pending: list[NewEvent] = field(default_factory=list)
-    seeds: dict[str, DiceSeed] = field(default_factory=dict)
-    new_seeds: set[str] = field(default_factory=set)
-    reveals: list[tuple[str, NewEvent]] = field(default_factory=list)
-    # Django's connection, looked up once: each `django.db.connection` attribute goes
-    # through a context-local lookup, and a command used to make a dozen.
-    db: Any = field(default_factory=lambda: connections[DEFAULT_DB_ALIAS])
-    key: str = ""  # the match id as text (cache key, stream id in the hash), made once
+    """The events of one command (or one creation, or one timeout) on their way to the log:
+    the state as they leave it, the seeds they draw from or reveal, and the connection."""
 
-    def __post_init__(self) -> None:
-        if not self.key:
-            self.key = str(self.match.id)
+    __slots__ = (
+        "actor",
+        "at",
+        "command_id",
+        "db",
+        "game",
+        "key",
+        "match",
+        "new_seeds",
+        "pending",
+        "reveals",
+        "seeds",
+        "state",
+    )
+
+    def __init__(
+        self,
+        match: Match,
+        game: Game,
+        state: Any,
+        at: int,
+        actor: str,
+        command_id: str | None,
+        key: str = "",
+    ) -> None:
+        self.match, self.game, self.state, self.at = match, game, state, at
+        self.actor, self.command_id = actor, command_id
+        self.pending: list[NewEvent] = []
+        self.seeds: dict[str, DiceSeed] = {}
+        self.new_seeds: set[str] = set()
+        self.reveals: list[tuple[str, NewEvent]] = []
+        # Django's connection, looked up once: each `django.db.connection` attribute goes
+        # through a context-local lookup, and a command used to make a dozen.
+        self.db: Any = connections[DEFAULT_DB_ALIAS]
+        self.key = key or str(match.id)  # the match id as text (cache key, stream in the hash)
 
     def run(self, step: Any, actor: str | None = None) -> None:
         """Apply a command (or a DiceNeeded, rolled here) and append its events to the batch."""
