@@ -1,7 +1,8 @@
 """Event-store append benchmark: commands/s and latency through the match service on
 PostgreSQL, against raw psycopg single-row INSERTs of the same payload size.
 
-    DATABASE_URL=postgres://root@127.0.0.1:5432/cacho .venv/bin/python bench/append.py [--seconds 4] [--rounds 3]
+    DATABASE_URL=postgres://root@127.0.0.1:5432/cacho .venv/bin/python bench/append.py \
+        [--seconds 4] [--rounds 3]
 
 Uses the database `cacho_bench` on the same server, dropped, created and migrated on start;
 nothing else is touched. With REDIS_URL set the after-commit work includes the
