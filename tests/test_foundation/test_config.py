@@ -95,3 +95,11 @@ def test_lists_are_comma_separated() -> None:
     config = load({**PROD, "ALLOWED_HOSTS": " a.org, b.org ,", "CSRF_TRUSTED_ORIGINS": "https://a.org"})
     assert config.allowed_hosts == ("a.org", "b.org")
     assert config.csrf_trusted_origins == ("https://a.org",)
+
+
+def test_prepared_statements_are_on_unless_turned_off() -> None:
+    assert load({}).prepared_statements is True
+    assert load({"CACHO_DB_PREPARED": "0"}).prepared_statements is False
+    assert load({"CACHO_DB_PREPARED": "on"}).prepared_statements is True
+    with pytest.raises(ConfigError, match="CACHO_DB_PREPARED"):
+        load({"CACHO_DB_PREPARED": "sometimes"})
