@@ -50,6 +50,44 @@ def test_embedded_mode_starts_and_serves(tmp_path: Path) -> None:
         assert b"openapi" in schema.body
 
 
+def test_embedded_mode_keeps_events_and_their_matches(tmp_path: Path) -> None:
+    """SQLite's triggers (migrations 0002 and 0006): events are never changed or deleted,
+    and a match that has events is never deleted or re-keyed; one without events is."""
+    import sqlite3
+    import uuid
+
+    env = clean_env(tmp_path)
+    check_and_migrate(env)
+    db = sqlite3.connect(tmp_path / "cacho.sqlite3")
+    match, lone = uuid.uuid4().hex, uuid.uuid4().hex
+    for ident in (match, lone):
+        db.execute(
+            "INSERT INTO cacho_match (id, game, ruleset, options, options_hash, turn_seconds, status, "
+            "version, last_hash, pending_scope, turn_key, imported, tournament_ref, created_at) "
+            "VALUES (?, 'dudo', 'dudo', '{}', '', 30, 'live', 0, '', '', '', 0, '', '2026-12-01')",
+            (ident,),
+        )
+    db.execute(
+        "INSERT INTO cacho_event (stream_id, version, type, schema_version, payload, metadata, "
+        "recorded_at, hash, txid) VALUES (?, 1, 'match_started', 1, '{}', '{}', '2026-12-01', 'h', 0)",
+        (match,),
+    )
+    db.commit()
+    for sql, needle in (
+        ("DELETE FROM cacho_match WHERE id = ?", "a stream is never deleted"),
+        ("UPDATE cacho_match SET id = 'other' WHERE id = ?", "a stream is never deleted"),
+        ("DELETE FROM cacho_event WHERE stream_id = ?", "append-only"),
+        ("UPDATE cacho_event SET type = 'forged' WHERE stream_id = ?", "append-only"),
+    ):
+        with pytest.raises(sqlite3.IntegrityError, match=needle):
+            db.execute(sql, (match,))
+    db.execute("UPDATE cacho_match SET turn_seconds = 20 WHERE id = ?", (match,))  # not its id: allowed
+    db.execute("DELETE FROM cacho_match WHERE id = ?", (lone,))
+    db.commit()
+    assert db.execute("SELECT count(*) FROM cacho_match").fetchone() == (1,)
+    assert db.execute("SELECT type FROM cacho_event").fetchall() == [("match_started",)]
+
+
 def test_service_mode_starts_and_serves(tmp_path: Path, services: dict[str, str]) -> None:
     env = clean_env(tmp_path, **services)
     check_and_migrate(env)
