@@ -42,14 +42,9 @@ _COMMAND_OK = pq.ExecStatus.COMMAND_OK
 _IDLE = pq.TransactionStatus.IDLE
 
 
-class _Prepared:
-    """The statements prepared on one psycopg connection, oldest first."""
-
-    def __init__(self) -> None:
-        self.names: OrderedDict[bytes, None] = OrderedDict()
-
-
-_BY_CONNECTION: weakref.WeakKeyDictionary[Any, _Prepared] = weakref.WeakKeyDictionary()
+# The statements prepared on each psycopg connection, oldest first.
+Prepared = OrderedDict[bytes, None]
+_BY_CONNECTION: weakref.WeakKeyDictionary[Any, Prepared] = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
 
 
@@ -89,7 +84,7 @@ def execute(db: Any, sql: str, params: Sequence[Any]) -> list[tuple[bytes | None
             return _rows(conn.pgconn.exec_params(sql.encode("utf-8"), values), conn)
         name = statement_name(sql)
         prepared = _prepared_for(conn)
-        if name not in prepared.names:
+        if name not in prepared:
             _prepare(conn, prepared, name, sql)
         result = conn.pgconn.exec_prepared(name, values)
         if (
@@ -97,26 +92,26 @@ def execute(db: Any, sql: str, params: Sequence[Any]) -> list[tuple[bytes | None
             and _sqlstate(result) == NO_SUCH_STATEMENT
             and conn.pgconn.transaction_status == _IDLE  # in a transaction, the error aborted it
         ):
-            prepared.names.clear()  # the server forgot them all (DISCARD ALL): start again
+            prepared.clear()  # the server forgot them all (DISCARD ALL): start again
             _prepare(conn, prepared, name, sql)
             result = conn.pgconn.exec_prepared(name, values)
         return _rows(result, conn)
 
 
-def _prepared_for(conn: Any) -> _Prepared:
+def _prepared_for(conn: Any) -> Prepared:
     with _LOCK:
         prepared = _BY_CONNECTION.get(conn)
         if prepared is None:
-            prepared = _BY_CONNECTION[conn] = _Prepared()
+            prepared = _BY_CONNECTION[conn] = OrderedDict()
         return prepared
 
 
-def _prepare(conn: Any, prepared: _Prepared, name: bytes, sql: str) -> None:
-    if len(prepared.names) >= MAX_PREPARED:
-        oldest, _ = prepared.names.popitem(last=False)
+def _prepare(conn: Any, prepared: Prepared, name: bytes, sql: str) -> None:
+    if len(prepared) >= MAX_PREPARED:
+        oldest, _ = prepared.popitem(last=False)
         _check(conn.pgconn.exec_(b"DEALLOCATE " + oldest), conn)
     _check(conn.pgconn.prepare(name, sql.encode("utf-8")), conn)
-    prepared.names[name] = None
+    prepared[name] = None
 
 
 def _sqlstate(result: Any) -> str | None:

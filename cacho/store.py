@@ -295,7 +295,7 @@ def _append_sql(names: tuple[str, ...], count: int, also: tuple[str, ...] = (), 
     )
 
 
-def _new_row_values(match: Match, db: Any) -> list[Any]:
+def _new_row_values(match: Match) -> list[Any]:
     """Every column of a match row not stored yet, as text parameters (`pre_save` fills
     the defaults that Django fills on insert, such as `created_at`)."""
     values: list[Any] = []
@@ -330,7 +330,7 @@ def _append_postgresql(
     values are plain ints, strings, None and datetimes, sent as text for the SQL's casts."""
     sql = _append_sql(tuple(names), len(rows), tuple(statement for statement, _ in also), create)
     if create:
-        params = _new_row_values(match, db)
+        params = _new_row_values(match)
     else:
         params = [getattr(match, name) for name in names]
         params += [stream, base_version]

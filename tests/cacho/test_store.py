@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import threading
 import time
@@ -85,14 +86,8 @@ def test_events_are_never_appended_to_a_match_that_does_not_exist() -> None:
 
     ghost = Match(id=uuid.uuid4(), game="dudo", ruleset="dudo", options={}, options_hash="")
     with pytest.raises(StaleStream):
-        append(ghost, [NewEvent("bid_made", {}, {})], matches_recorded_at())
+        append(ghost, [NewEvent("bid_made", {}, {})], dt.datetime.now(dt.UTC))
     assert not Event.objects.filter(stream_id=ghost.id).exists()
-
-
-def matches_recorded_at() -> object:
-    import datetime as dt
-
-    return dt.datetime.now(dt.UTC)
 
 
 def match_version(match: object) -> int:
