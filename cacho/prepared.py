@@ -30,8 +30,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from django.conf import settings
 from psycopg import errors, pq
+
+from cacho.hot_settings import setting
 
 # How many statements a connection keeps prepared (the append has a few dozen shapes).
 MAX_PREPARED = 256
@@ -80,7 +81,7 @@ def execute(db: Any, sql: str, params: Sequence[Any]) -> list[tuple[bytes | None
             # first statement sent through a cursor: begin it the same way.
             conn.execute("SELECT 1")
         values = [encode(value) for value in params]
-        if not getattr(settings, "CACHO_DB_PREPARED", True):
+        if not setting("CACHO_DB_PREPARED", True):
             return _rows(conn.pgconn.exec_params(sql.encode("utf-8"), values), conn)
         name = statement_name(sql)
         prepared = _prepared_for(conn)

@@ -21,19 +21,24 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import threading
 import time
+import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 logger = logging.getLogger(__name__)
 
 Call = tuple[str | None, Callable[[], Any]]
+Queued = tuple[Callable[[], Any], Hashable | None, str | None, float]  # function, key, transaction, after
 Pending = tuple[float, str | None, Callable[[], Any]]
 
 
 class Dispatcher:
+    CHECK_EVERY = 256
+
     def __init__(self) -> None:
         self._pending: OrderedDict[Hashable, Pending] = OrderedDict()
         self._has_work = threading.Condition(threading.Lock())
@@ -41,7 +46,9 @@ class Dispatcher:
         self._worker: threading.Thread | None = None
         self._lock = threading.Lock()
         self._wakes_at = float("inf")  # when the waiting worker will look again by itself
+        self._unchecked = 0
         self.inline = False
+        _DISPATCHERS.add(self)
 
     # ---------------------------------------------------------------- blocking calls
 
@@ -55,28 +62,53 @@ class Dispatcher:
     ) -> None:
         """Run a blocking callable on the worker thread, after what was queued before
         (a keyed call takes the place of the pending one with its key)."""
+        self.call_each(((function, key, transaction, after),))
+
+    def call_each(self, calls: Iterable[Queued]) -> None:
+        """`call` for each (function, key, transaction, after), under one lock (a committed
+        move queues its projection and its timer together)."""
         if self.inline:
-            _guarded(function)
+            for function, *_ in calls:
+                _guarded(function)
             return
         self._ensure_worker()
         with self._has_work:
-            slot = ("key", key) if key is not None else ("call", next(self._serial))
-            self._pending.pop(slot, None)
-            not_before = time.monotonic() + after
-            self._pending[slot] = (not_before, transaction, function)
-            # A held call replacing a held one (a match's next move) is due no sooner than
-            # the worker wakes anyway: waking it now would only cost both threads the GIL.
-            if not_before < self._wakes_at:
-                self._has_work.notify()
+            now = time.monotonic()
+            for function, key, transaction, after in calls:
+                slot = ("key", key) if key is not None else ("call", next(self._serial))
+                self._pending.pop(slot, None)
+                not_before = now + after
+                self._pending[slot] = (not_before, transaction, function)
+                # A held call replacing a held one (a match's next move) is due no sooner
+                # than the worker wakes anyway: waking it now would only cost both threads
+                # the GIL.
+                if not_before < self._wakes_at:
+                    self._has_work.notify()
 
     def _ensure_worker(self) -> None:
-        worker = self._worker
-        if worker is not None and worker.is_alive():  # the usual case, without the lock
-            return
+        # The usual case costs no lock and no liveness check: the worker never returns
+        # (every call is guarded), a forked child starts without one (`_after_fork`), and
+        # it is looked at every `CHECK_EVERY` calls all the same.
+        if self._worker is not None:
+            self._unchecked += 1
+            if self._unchecked < self.CHECK_EVERY:
+                return
+            self._unchecked = 0
+            if self._worker.is_alive():
+                return
         with self._lock:
             if self._worker is None or not self._worker.is_alive():
                 self._worker = threading.Thread(target=self._work, name="cacho-dispatch", daemon=True)
                 self._worker.start()
+
+    def _after_fork(self) -> None:
+        """In a forked child: the parent's worker thread does not exist here, and its locks
+        may have been held at the fork; what the parent queued is the parent's to run."""
+        self._pending = OrderedDict()
+        self._has_work = threading.Condition(threading.Lock())
+        self._lock = threading.Lock()
+        self._worker = None
+        self._wakes_at = float("inf")
 
     def _take(self) -> list[Call]:
         """The calls that are due, in order; waits for one."""
@@ -142,5 +174,15 @@ def _in_one_transaction(functions: list[Callable[[], Any]]) -> None:
         for function in functions:
             _guarded(function)
 
+
+_DISPATCHERS: weakref.WeakSet[Dispatcher] = weakref.WeakSet()
+
+
+def _reset_after_fork() -> None:
+    for dispatcher in list(_DISPATCHERS):
+        dispatcher._after_fork()
+
+
+os.register_at_fork(after_in_child=_reset_after_fork)
 
 DISPATCH = Dispatcher()

@@ -21,7 +21,6 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.db.models.base import ModelState
 from django.utils import timezone
@@ -29,9 +28,10 @@ from django.utils import timezone
 from cacho import fairness
 from cacho.engine.errors import RecordFormatError, RuleError
 from cacho.engine.games import DiceNeeded, Game, game_for
+from cacho.hot_settings import setting
 from cacho.models import DiceSeed, Event, Match, Seat
 from cacho.services import presentation
-from cacho.services.dispatch import DISPATCH
+from cacho.services.dispatch import DISPATCH, Queued
 from cacho.services.notices import NOTICES
 from cacho.store import (
     EPOCH,
@@ -483,28 +483,29 @@ def after_commit(
     (`key`, `vendor`: `str(match_id)` and the database's vendor, when the caller has them.)"""
     key = str(match_id) if key is None else key
     STATES.put(key, version, state, row, own_row=True)
+    queued: list[Queued] = []  # for the dispatch thread, handed over together
     if (vendor or connections[DEFAULT_DB_ALIAS].vendor) == "postgresql":
         # Off the caller's thread (its own connection); a newer version of the same match
         # queued before this one ran replaces it.
-        DISPATCH.call(
-            lambda: _project(match_id, version, state, game, last_event_at),
-            key=("project", match_id),
-            transaction="projections",
-            after=PROJECTION_HOLD,
+        queued.append(
+            (
+                lambda: _project(match_id, version, state, game, last_event_at),
+                ("project", match_id),
+                "projections",
+                PROJECTION_HOLD,
+            )
         )
     else:  # SQLite allows one writer: no second writing thread in embedded mode
         _project_logged(match_id, version, state, game, last_event_at)
     publish(match_id, version, wire, None if row is None else head_of(row), key)
     if deadline_ms is not None and turn_key:
         # If it is lost anyway (a dying process), the periodic sweep is the safety net.
-        if getattr(settings, "CACHO_TIMERS", "in-process") == "celery":
+        if setting("CACHO_TIMERS", "in-process") == "celery":
             # Held at most half the time left: the message is at the broker well before the
             # deadline; superseded meanwhile (the turn was played), it is dropped unsent.
             hold = max(0.0, min(TIMER_HOLD, (deadline_ms - now_ms()) / 2000))
-            DISPATCH.call(
-                lambda: schedule_if_current(match_id, version, deadline_ms),
-                key=("timer", match_id),
-                after=hold,
+            queued.append(
+                (lambda: schedule_if_current(match_id, version, deadline_ms), ("timer", match_id), None, hold)
             )
         else:
             from cacho import tasks
@@ -513,6 +514,8 @@ def after_commit(
                 tasks.schedule_deadline(match_id, version, deadline_ms)
             except Exception:
                 logger.exception("cannot schedule the deadline of match %s", match_id)
+    if queued:
+        DISPATCH.call_each(queued)
 
 
 def schedule_if_current(match_id: Any, version: int, deadline_ms: int) -> bool:
@@ -577,7 +580,7 @@ def _group_send(match_id: Any, message: dict[str, Any], group: str | None = None
     if layer is None:
         return
     group = group_name(match_id) if group is None else group
-    if getattr(settings, "CACHO_CHANNEL_LAYER", "in-memory") == "redis":
+    if setting("CACHO_CHANNEL_LAYER", "in-memory") == "redis":
         NOTICES.send(layer, group, message)
         return
     try:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 import threading
 import time
 from collections import deque
@@ -150,6 +151,7 @@ class _Link:
         self.read_every = read_every
         self.outstanding: deque[tuple[str, dict[str, Any]]] = deque()
         self.last_score = 0.0
+        self.serialize = _serializer_for(layer)
         self.fixed_tail = b"".join(
             _bulk(str(value).encode())
             for value in (int(layer.expiry), layer.get_capacity(HUB_PREFIX), layer.prefix, HUB_PREFIX)
@@ -169,7 +171,7 @@ class _Link:
             + _bulk(self.sha)
             + b"$1\r\n1\r\n"
             + _bulk(layer._group_key(group))
-            + _bulk(layer.serialize(message))
+            + _bulk(self.serialize(message))
             + _bulk(repr(score).encode())
             + _bulk(str(int(now) - layer.group_expiry).encode())
             + _bulk(str(int(now) - int(layer.expiry)).encode())
@@ -208,6 +210,32 @@ class _Link:
             self.sha = self._load_script()
             for group, message in resend:
                 self.send(group, message)
+
+
+def _serializer_for(layer: Any) -> Callable[[dict[str, Any]], bytes]:
+    """`layer.serialize`, or the same bytes with one msgpack packer kept for the link:
+    `msgpack.packb` builds a packer on every call. Only for the layer's plain msgpack
+    serializer (no encryption); any other is the layer's own."""
+    from channels_redis.serializers import MsgPackSerializer
+
+    serializer = getattr(layer, "_serializer", None)
+    if type(serializer) is not MsgPackSerializer or serializer.crypter is not None:
+        return layer.serialize  # type: ignore[no-any-return]
+    import msgpack
+
+    pack = msgpack.Packer().pack  # packb's defaults; it resets after every message
+    length = serializer.random_prefix_length
+    if length <= 0:
+        return pack  # type: ignore[no-any-return]
+    bits = 8 * length
+    getrandbits = random.getrandbits
+
+    def serialize(message: dict[str, Any]) -> bytes:
+        # The prefix as channels-redis makes it: the queue is a sorted set, and two equal
+        # messages must stay two members.
+        return getrandbits(bits).to_bytes(length, "big") + pack(message)  # type: ignore[no-any-return]
+
+    return serialize
 
 
 def _bulk(value: bytes) -> bytes:

@@ -3,6 +3,7 @@ transaction group commits once. (Notices: test_notices.py.)"""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from typing import Any
@@ -109,3 +110,41 @@ def test_calls_of_one_transaction_group_share_a_transaction_and_survive_a_failur
     assert ("c", False) in seen
     dispatcher.call(lambda: __import__("django.db").db.connections.close_all())
     dispatcher.drain()
+
+
+def test_calls_handed_over_together_keep_their_keys_holds_and_order() -> None:
+    dispatcher = Dispatcher()
+    ran: list[str] = []
+    dispatcher.call(lambda: ran.append("stale projection"), key="project", after=0.2)
+    dispatcher.call_each(
+        [
+            (lambda: ran.append("projection"), "project", None, 0.0),
+            (lambda: ran.append("timer"), "timer", None, 0.05),
+            (lambda: ran.append("plain"), None, None, 0.0),
+        ]
+    )
+    wait_until(lambda: len(ran) == 3)
+    assert ran == ["projection", "plain", "timer"]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_runs_its_own_calls_on_its_own_worker_not_the_parents_queue() -> None:
+    dispatcher = Dispatcher()
+    ran: list[str] = []
+    dispatcher.call(lambda: ran.append("parent's"), key="held", after=30.0)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: no database, leaves with os._exit
+        try:
+            dispatcher.call(lambda: ran.append("child's"))
+            dispatcher.drain(timeout=5.0)
+            os.write(write, ",".join(ran).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        child_ran = pipe.read().decode()
+    os.waitpid(pid, 0)
+    assert child_ran == "child's", "the child ran its own call, and not the parent's held one"
+    dispatcher.drain()
+    assert ran == ["parent's"]
