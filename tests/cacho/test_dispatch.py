@@ -148,3 +148,18 @@ def test_a_forked_child_runs_its_own_calls_on_its_own_worker_not_the_parents_que
     assert child_ran == "child's", "the child ran its own call, and not the parent's held one"
     dispatcher.drain()
     assert ran == ["parent's"]
+
+
+def test_a_worker_that_is_gone_is_replaced_within_check_every_calls() -> None:
+    dispatcher = Dispatcher()
+    dispatcher.drain()  # a worker runs
+    gone = threading.Thread(target=lambda: None)
+    gone.start()
+    gone.join()
+    dispatcher._worker = gone  # as if the worker had died
+    ran: list[int] = []
+    for number in range(Dispatcher.CHECK_EVERY + 1):
+        dispatcher.call(lambda number=number: ran.append(number))
+    dispatcher.drain()
+    assert ran == list(range(Dispatcher.CHECK_EVERY + 1)), "nothing queued to a dead worker is lost"
+    assert dispatcher._worker is not gone and dispatcher._worker.is_alive()
