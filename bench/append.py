@@ -67,27 +67,37 @@ def summarise(latencies: list[float], elapsed: float) -> dict[str, float]:
     }
 
 
-def _client(args: tuple[Any, int, float, float]) -> tuple[list[float], float]:
-    work, index, start, seconds = args
-    while time.time() < start:  # every client starts together
-        time.sleep(0.001)
+# Set in the parent just before the clients fork (they inherit it): every client has
+# warmed up when it is passed, so the clock starts for all of them at once.
+START: list[Any] = []
+
+
+def _client(args: tuple[Any, int, float]) -> tuple[list[float], float]:
+    work, index, seconds = args
     out: list[float] = []
-    begin = time.perf_counter()
-    work(index, begin + seconds, out)
+
+    def started() -> float:
+        """Called by the work once warm: waits for the other clients, starts the clock."""
+        START[0].wait(timeout=120)
+        return time.perf_counter()
+
+    begin = work(index, seconds, out, started)
     return out, time.perf_counter() - begin  # the elapsed time includes draining the after-commit work
 
 
 def run_clients(clients: int, seconds: float, work: Any) -> dict[str, float]:
     """`clients` separate processes (as production runs several workers; threads of one
-    process would measure the GIL), forked after closing the parent's connections. The
-    rate divides by the longest client's time, after-commit work drained."""
+    process would measure the GIL), forked after closing the parent's connections. Each
+    warms up first (its connections, as a serving process holds them, and a few commands),
+    then all start together. The rate divides by the longest client's time, after-commit
+    work drained."""
     from django.db import connections
 
     connections.close_all()
-    start = time.time() + 0.5
     context = multiprocessing.get_context("fork")
+    START[:] = [context.Barrier(clients)]
     with context.Pool(clients) as pool:
-        chunks = pool.map(_client, [(work, index, start, seconds) for index in range(clients)])
+        chunks = pool.map(_client, [(work, index, seconds) for index in range(clients)])
     elapsed = max(chunk[1] for chunk in chunks)
     return summarise([value for chunk in chunks for value in chunk[0]], elapsed)
 
@@ -95,7 +105,10 @@ def run_clients(clients: int, seconds: float, work: Any) -> dict[str, float]:
 # ---------------------------------------------------------------- service
 
 
-def service_work(index: int, stop: float, out: list[float]) -> None:
+WARM_UP_COMMANDS = 50
+
+
+def service_work(index: int, seconds: float, out: list[float], started: Any) -> float:
     from cacho.services.dispatch import DISPATCH
 
     inline = DISPATCH.inline
@@ -111,10 +124,12 @@ def service_work(index: int, stop: float, out: list[float]) -> None:
     counter = 0
     tag = f"{os.getpid()}-{index}"
     players = ["ana", "beto", "caro", "dani"]
-    try:
-        match = matches.create_match("dudo", players, first_seat=0)
-        key = str(match.pk)  # the cache's key, made once per match
-        while time.perf_counter() < stop:
+    match = matches.create_match("dudo", players, first_seat=0)
+    key = str(match.pk)  # the cache's key, made once per match
+
+    def play(until: float, timed: list[float] | None, commands: int = -1) -> None:
+        nonlocal match, key, counter
+        while time.perf_counter() < until and commands != 0:
             # The client's view of the match is the state the service just cached: no read
             # of ours between two commands (the rate is the service's, not the bench's).
             cached = matches.STATES.get(key)
@@ -133,10 +148,22 @@ def service_work(index: int, stop: float, out: list[float]) -> None:
                 counter += 1
                 begin = time.perf_counter()
                 matches.submit(match.pk, player, command, f"b{tag}-{counter}", version)
-            out.append(time.perf_counter() - begin)
+            commands -= 1
+            if timed is not None:
+                timed.append(time.perf_counter() - begin)
+
+    try:
+        # Warm, as a process that has served for a while is: its database connections (the
+        # request's and the dispatcher's), the statements prepared on them, its Redis link,
+        # its broker connection (the first Celery publish of a process costs ~25 ms of CPU).
+        play(float("inf"), None, WARM_UP_COMMANDS)
+        DISPATCH.drain()
+        begin = started()
+        play(begin + seconds, out)
     finally:
         DISPATCH.drain()
         connections.close_all()
+    return begin
 
 
 def quick_move(state: Any, rng: random.Random) -> tuple[str, dict[str, Any]]:
@@ -169,22 +196,33 @@ def sample_payload_size() -> int:
 RAW: dict[str, str] = {}
 
 
-def raw_work(index: int, stop: float, out: list[float]) -> None:
-    """Single-row INSERTs of the same payload size, one transaction each."""
+def raw_work(index: int, seconds: float, out: list[float], started: Any) -> float:
+    """Single-row INSERTs of the same payload size, one transaction each (warmed as the
+    service is: connected, and psycopg's statement prepared after its fifth execution)."""
     import psycopg
 
     stream = random.SystemRandom().randrange(2**31)
     with psycopg.connect(RAW["url"], autocommit=True) as conn:
         version = 0
-        while time.perf_counter() < stop:
+
+        def insert() -> None:
+            nonlocal version
             version += 1
-            begin = time.perf_counter()
             with conn.transaction():
                 conn.execute(
                     "INSERT INTO bench_raw_event (stream, version, payload) VALUES (%s, %s, %s)",
                     (stream, version, RAW["payload"]),
                 )
-            out.append(time.perf_counter() - begin)
+
+        for _ in range(WARM_UP_COMMANDS):
+            insert()
+        begin = started()
+        stop = begin + seconds
+        while time.perf_counter() < stop:
+            before = time.perf_counter()
+            insert()
+            out.append(time.perf_counter() - before)
+    return begin
 
 
 def prepare_raw(url: str) -> None:
@@ -253,10 +291,13 @@ def main() -> int:
         from cacho.services.dispatch import DISPATCH
 
         DISPATCH.inline = True
-    # The service's modules are loaded before the clients fork, as a server process has
-    # them from its start: otherwise every client imports them inside its timed run (about
-    # 0.4 s of CPU each, 16% of the 4-client run's two cores).
-    import cacho.services.matches  # noqa: F401
+    # The service's modules (the channel layer's backend among them) are loaded before the
+    # clients fork, as a server process loads them at its start (tournaments/asgi.py):
+    # otherwise every client imports them inside its timed run (about 0.4 s of CPU each,
+    # 16% of the 4-client run's two cores; the layer's backend alone ~45 ms).
+    from cacho.services.startup import load_write_path
+
+    load_write_path()
     import tests.cacho.helpers  # noqa: F401
 
     # And, as the deployed server process does after start-up (tournaments/asgi.py), what

@@ -21,6 +21,10 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from cacho.routing import websocket_urlpatterns  # noqa: E402
+from cacho.services.startup import load_write_path  # noqa: E402
+
+# The first move's notice would otherwise import the channel layer's backend.
+load_write_path()
 
 if settings.CACHO_TIMERS == "in-process":
     # Embedded mode has no Celery: this process keeps the turn deadlines, and sweeps at

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
-from tests.test_foundation.helpers import PRODUCTION_SECRET, clean_env, manage, settings_of
+from tests.test_foundation.helpers import PRODUCTION_SECRET, PYTHON, ROOT, clean_env, manage, settings_of
 
 NAMES = (
     "CACHO_MODE",
@@ -117,3 +118,28 @@ def test_check_deploy_does_warn_in_development(tmp_path: Path) -> None:
     done = manage(clean_env(tmp_path), "check", "--deploy", "--fail-level", "WARNING")
     assert done.returncode != 0
     assert "security.W" in done.stdout + done.stderr
+
+
+def test_a_serving_process_has_its_channel_layer_before_the_first_move(tmp_path: Path) -> None:
+    """tournaments.asgi loads the layer's backend at start-up: the first move's notice does
+    not import channels-redis (~45 ms) while a player waits. No connection is opened."""
+    env = clean_env(
+        tmp_path, DATABASE_URL="postgres://nobody@127.0.0.1:1/none", REDIS_URL="redis://127.0.0.1:1/0"
+    )
+    code = (
+        "import sys\n"
+        "import tournaments.asgi\n"
+        "from channels.layers import channel_layers\n"
+        "print('channels_redis.core' in sys.modules, type(channel_layers.backends.get('default')).__name__)\n"
+    )
+    done = subprocess.run(
+        [PYTHON, "-c", code],
+        cwd=ROOT,
+        env=dict(env, DJANGO_SETTINGS_MODULE="tournaments.settings"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "RedisChannelLayer"]
