@@ -28,6 +28,7 @@ import os
 import random
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -37,6 +38,7 @@ from asgiref.sync import async_to_sync
 logger = logging.getLogger(__name__)
 
 HUB_PREFIX = "hub-"  # the plain channel names of the hubs (one per server process)
+GROUP_KEYS_KEPT = 4096  # a link's packed group keys (one per match it notified lately)
 
 GROUP_SEND = """
 local group, payload, now = KEYS[1], ARGV[1], ARGV[2]
@@ -60,6 +62,9 @@ return others
 """
 
 
+_SENDERS: weakref.WeakSet[NoticeSender] = weakref.WeakSet()
+
+
 class NoticeSender:
     """Sends on the caller's thread (the write path's, after commit) without waiting: the
     `EVALSHA` is written to a connection of its own and the replies are read in a batch,
@@ -81,6 +86,14 @@ class NoticeSender:
         self._links: dict[int, _Link | None] = {}
         self._lock = threading.Lock()
         self._down_until = 0.0
+        _SENDERS.add(self)
+
+    def _after_fork(self) -> None:
+        """In a forked child: the parent's links are the parent's sockets (a child writing
+        on one would interleave with the parent), and its lock may have been held at the
+        fork. The child makes its own links on its first notice."""
+        self._links = {}
+        self._lock = threading.Lock()
 
     def send(self, layer: Any, group: str, message: dict[str, Any]) -> None:
         """`layer.group_send(group, message)`, at most once; failures are logged."""
@@ -120,9 +133,9 @@ class NoticeSender:
     def _link_for(self, layer: Any) -> _Link | None:
         key = id(layer)
         link = self._links.get(key)
-        # A link serves the layer it was made for, in the process that made it (a forked
-        # child never shares its parent's socket).
-        if link is not None and (link.pid != os.getpid() or link.layer is not layer):
+        # A link serves the layer it was made for (a new layer may reuse a dead one's id);
+        # a forked child starts without its parent's links (`_after_fork`).
+        if link is not None and link.layer is not layer:
             link = None
         elif key in self._links:
             return link
@@ -144,38 +157,61 @@ class _Link:
         address = host.pop("address", None)
         host.update(socket_timeout=timeout, socket_connect_timeout=timeout)
         self.client = redis.Redis.from_url(address, **host) if address else redis.Redis(**host)
-        self.sha = self._load_script()
         self.connection = self.client.connection_pool.get_connection()
         self.layer = layer
-        self.pid = os.getpid()
         self.read_every = read_every
         self.outstanding: deque[tuple[str, dict[str, Any]]] = deque()
         self.last_score = 0.0
         self.serialize = _serializer_for(layer)
+        # What does not change from one notice to the next is packed once: the command's
+        # head (with the script's digest), the layer's settings, the cutoffs within a
+        # second, each group's key.
+        self._use_script(self._load_script())
         self.fixed_tail = b"".join(
             _bulk(str(value).encode())
             for value in (int(layer.expiry), layer.get_capacity(HUB_PREFIX), layer.prefix, HUB_PREFIX)
         )
+        self._second = -1
+        self._cutoffs = b""
+        self._group_keys: dict[str, bytes] = {}
+
+    def _use_script(self, sha: bytes) -> None:
+        self.sha = sha
+        self.head = b"*12\r\n$7\r\nEVALSHA\r\n" + _bulk(sha) + b"$1\r\n1\r\n"
+
+    def _group_key(self, group: str) -> bytes:
+        key = self._group_keys.get(group)
+        if key is None:
+            if len(self._group_keys) >= GROUP_KEYS_KEPT:
+                self._group_keys.clear()
+            key = self._group_keys[group] = _bulk(self.layer._group_key(group))
+        return key
 
     def send(self, group: str, message: dict[str, Any]) -> None:
         if len(self.outstanding) >= self.read_every:
             self.read_replies()
-        layer, now = self.layer, time.time()
+        now = time.time()
         # A queue is read in score order: two notices within the clock's resolution must
         # still keep their order.
         self.last_score = score = max(now, self.last_score + 1e-5)
+        second = int(now)
+        if second != self._second:  # the group's and the queues' expiry cutoffs
+            layer = self.layer
+            self._second = second
+            self._cutoffs = _bulk(str(second - layer.group_expiry).encode()) + _bulk(
+                str(second - int(layer.expiry)).encode()
+            )
         # The command is packed here (RESP): redis-py's packing of 12 arguments cost more
         # than the socket write.
-        packed = (
-            b"*12\r\n$7\r\nEVALSHA\r\n"
-            + _bulk(self.sha)
-            + b"$1\r\n1\r\n"
-            + _bulk(layer._group_key(group))
-            + _bulk(self.serialize(message))
-            + _bulk(repr(score).encode())
-            + _bulk(str(int(now) - layer.group_expiry).encode())
-            + _bulk(str(int(now) - int(layer.expiry)).encode())
-            + self.fixed_tail
+        packed = b"".join(
+            (
+                self.head,
+                self._group_key(group),
+                _bulk(self.serialize(message)),
+                _bulk(repr(score).encode()),
+                self._cutoffs,
+                self.fixed_tail,
+            )
         )
         self.connection.send_packed_command([packed], check_health=False)
         self.outstanding.append((group, message))
@@ -207,7 +243,7 @@ class _Link:
                     )
                 )  # type: ignore[misc]
         if resend:
-            self.sha = self._load_script()
+            self._use_script(self._load_script())
             for group, message in resend:
                 self.send(group, message)
 
@@ -248,5 +284,12 @@ def _guarded(function: Callable[[], Any]) -> None:
     except Exception:
         logger.warning("after-commit notice failed", exc_info=True)
 
+
+def _reset_after_fork() -> None:
+    for sender in list(_SENDERS):
+        sender._after_fork()
+
+
+os.register_at_fork(after_in_child=_reset_after_fork)
 
 NOTICES = NoticeSender()

@@ -136,6 +136,53 @@ def test_many_notices_without_reading_replies_stay_in_order(redis_layer: Any) ->
     assert [receive(layer, hub)["version"] for _ in range(10)] == list(range(1, 11))
 
 
+def test_a_forked_child_sends_on_a_link_of_its_own(redis_layer: Any) -> None:
+    """A child writing on its parent's socket would interleave commands with it and read
+    its replies: the child makes its own link, and both processes' notices arrive."""
+    layer = redis_layer
+    hub = f"{HUB_PREFIX}{uuid.uuid4().hex}"
+    async_to_sync(layer.group_add)("match-7", hub)
+    sender = NoticeSender()
+    sender.send(layer, "match-7", notice("match-7", 1))
+    parents = sender._links[id(layer)]
+    child = os.fork()
+    if child == 0:  # pragma: no cover (the child's outcome is its exit status)
+        status = 1
+        try:
+            sender.send(layer, "match-7", notice("match-7", 2))
+            sender.settle()
+            status = 0 if sender._links[id(layer)] is not parents else 3
+        finally:
+            os._exit(status)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, "the child wrote on the parent's link"
+    sender.send(layer, "match-7", notice("match-7", 3))
+    sender.settle()
+    assert [receive(layer, hub)["version"] for _ in range(3)] == [1, 2, 3]
+
+
+def test_the_expiry_cutoffs_follow_the_clock(redis_layer: Any) -> None:
+    """The cutoffs are packed once a second: a membership older than the group expiry is
+    dropped by a notice sent seconds after the previous one, as `group_send` drops it."""
+    from channels_redis.core import RedisChannelLayer
+
+    layer = RedisChannelLayer(hosts=redis_layer.hosts, prefix=redis_layer.prefix, group_expiry=1)
+    old, new = (f"{HUB_PREFIX}{uuid.uuid4().hex}" for _ in range(2))
+    sender = NoticeSender()
+    async_to_sync(layer.group_add)("match-8", old)
+    sender.send(layer, "match-8", notice("match-8", 1))
+    assert receive(layer, old)["version"] == 1
+    for _ in range(5):  # the group key lives on (each group_add renews its expiry); `old` ages
+        time.sleep(0.45)
+        async_to_sync(layer.group_add)("match-8", new)
+    sender.send(layer, "match-8", notice("match-8", 2))
+    sender.settle()
+    assert receive(layer, new)["version"] == 2
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    assert client.zcard(f"{layer.prefix}{old}") == 0, "the expired member got nothing"
+    assert client.zscore(layer._group_key("match-8"), old) is None
+
+
 def test_two_equal_notices_stay_two_messages_in_a_hub_queue(redis_layer: Any) -> None:
     """The link packs messages itself; like channels-redis it gives each a random prefix,
     or a sorted set would keep one of two equal messages."""
