@@ -8,8 +8,11 @@ Uses the database `cacho_bench` on the same server, dropped, created and migrate
 nothing else is touched. With REDIS_URL set the after-commit work includes the
 channel-layer notice and the Celery timer (the production shape), on Redis database 15,
 emptied at the end so that no real worker ever receives the run's timers; without it, the
-in-memory layer and the in-process timer thread. Writes its figures to docs/benchmarks.md under
-"## Event store (bench/append.py)", keeping the other sections.
+in-memory layer and the in-process timer thread. Every client process (service and raw)
+warms up before a barrier starts the clock for all of them: a serving process has its
+connections, prepared statements and loaded modules long before its thousandth move.
+Writes its figures to docs/benchmarks.md under "## Event store (bench/append.py)",
+keeping the other sections.
 """
 
 from __future__ import annotations
@@ -329,11 +332,12 @@ def main() -> int:
         f"Measured {time.strftime('%Y-%m-%d')} on this machine, PostgreSQL via psycopg 3 "
         f"({mode}); {args.rounds} rounds of {args.seconds:g} s per row, service and raw "
         "alternating; one bidding command per call through "
-        "`cacho.services.matches.submit` from 1 or 4 client processes (decide, conditional "
+        "`cacho.services.matches.submit` from 1 or 4 client processes, each warmed up by "
+        f"{WARM_UP_COMMANDS} commands before the clock starts for all (decide, conditional "
         "append, match row update, commit, after-commit projections/publish/timer); the rate "
         "counts until each client's after-commit work is drained. Raw baseline: "
         "one single-row "
-        f"INSERT of a {size}-byte JSON payload per transaction. Medians over the rounds.",
+        f"INSERT of a {size}-byte JSON payload per transaction (warmed up alike). Medians over the rounds.",
         "",
         "| run | commands/s | p50 ms | p99 ms | mean ms |",
         "|---|---:|---:|---:|---:|",
