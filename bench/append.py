@@ -25,7 +25,9 @@ import os
 import random
 import secrets
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 from pathlib import Path
@@ -242,6 +244,17 @@ def prepare_raw(url: str) -> None:
 # ---------------------------------------------------------------- report
 
 
+def start_relay(path: str) -> subprocess.Popen[bytes]:
+    """`manage.py notice_relay` on `path`, with the bench's settings; waits for its socket."""
+    relay = subprocess.Popen([sys.executable, "manage.py", "notice_relay", "--path", path], cwd=ROOT)
+    deadline = time.monotonic() + 30
+    while not os.path.exists(path):
+        if relay.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit("the notice relay did not start")
+        time.sleep(0.05)
+    return relay
+
+
 def write_report(lines: list[str]) -> None:
     path = ROOT / "docs" / "benchmarks.md"
     text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
@@ -263,6 +276,11 @@ def main() -> int:
         "--rounds", type=int, default=3, help="service and raw runs alternate, this many times"
     )
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md")
+    parser.add_argument(
+        "--no-relay",
+        action="store_true",
+        help="with Redis: every client writes its own notices (no notice relay process)",
+    )
     args = parser.parse_args()
     base = os.environ.get("DATABASE_URL")
     if not base:
@@ -281,6 +299,11 @@ def main() -> int:
     os.environ.setdefault("ALLOWED_HOSTS", "localhost")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
+    relay = None
+    if redis_url and not args.no_relay:  # as deployed: one relay per host (deploy/)
+        relay_dir = tempfile.mkdtemp(prefix="cacho-bench-")
+        os.environ["CACHO_NOTICE_RELAY"] = os.path.join(relay_dir, "notices.sock")
+        relay = start_relay(os.environ["CACHO_NOTICE_RELAY"])
     import django
 
     django.setup()
@@ -289,6 +312,7 @@ def main() -> int:
 
     call_command("migrate", verbosity=0)
     mode = f"channel layer {settings.CACHO_CHANNEL_LAYER}, timers {settings.CACHO_TIMERS}"
+    mode += ", notice relay" if relay is not None else ", no notice relay"
 
     if os.environ.get("BENCH_INLINE"):
         from cacho.services.dispatch import DISPATCH
@@ -363,6 +387,9 @@ def main() -> int:
         f"{verdict(min(ratio1, ratio4) >= 0.5)}); p99 at 1 client {p99:.2f} ms (target < 10 ms: "
         f"{verdict(p99 < 10)}). Where the time goes: docs/event-store.md (Performance).",
     ]
+    if relay is not None:
+        relay.terminate()
+        relay.wait(timeout=10)
     if redis_url:
         import redis
 

@@ -119,6 +119,21 @@ def processes(env: dict[str, str], servers: int, log_dir: Path) -> Any:
     started: list[subprocess.Popen[bytes]] = []
     urls = []
     try:
+        relay = env.get("CACHO_NOTICE_RELAY")
+        if relay:
+            log = (log_dir / "relay.log").open("wb")
+            started.append(
+                subprocess.Popen(
+                    [sys.executable, "manage.py", "notice_relay"],
+                    cwd=ROOT,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
+            deadline = time.monotonic() + 30
+            while not os.path.exists(relay) and time.monotonic() < deadline:
+                time.sleep(0.05)
         for number in range(servers):
             port = free_port()
             log = (log_dir / f"uvicorn-{number}.log").open("wb")
@@ -519,8 +534,11 @@ def main() -> None:
         "--think", type=float, default=1.0, help="a bot's mean thinking time per move, seconds (0: none)"
     )
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--no-relay", action="store_true", help="no notice relay: each server writes its own")
     args = parser.parse_args()
     env = prepare(os.environ["DATABASE_URL"], os.environ["REDIS_URL"])
+    if not args.no_relay:  # as deployed (deploy/): the servers hand their notices to a relay
+        env["CACHO_NOTICE_RELAY"] = os.path.join(tempfile.mkdtemp(prefix="cacho-live-"), "notices.sock")
     setup_django(env)
     lines = []
     echo = asyncio.run(websocket_echo())
@@ -546,7 +564,8 @@ def main() -> None:
         table_run = run_clients(sockets, expected, args.clients, args.think, args.seconds)
         lines.append(
             f"- {args.matches} matches x (4 bots + 2 spectators) = {table_run['sockets']} sockets on "
-            f"{args.servers} uvicorn processes, bots thinking {args.think:g} s ± 50 % per move: command to "
+            f"{args.servers} uvicorn processes{'' if args.no_relay else ' and a notice relay'}, "
+            f"bots thinking {args.think:g} s ± 50 % per move: command to "
             f"every socket of the match {figures(table_run['latencies'])}; "
             f"{table_run['moves'] / args.seconds:,.0f} moves/s; socket errors {table_run['error_count']}"
         )

@@ -57,6 +57,10 @@ class Config:
     # planned once); off behind a pooler that cannot keep them (PgBouncer before 1.21, or
     # without max_prepared_statements, in transaction mode).
     prepared_statements: bool = True
+    # The Unix socket of this host's notice relay (cacho.services.relay), or "" to write
+    # every notice to Redis from the committing process. A relay that is not running
+    # costs nothing but the fallback.
+    notice_relay: str = ""
 
     @property
     def production(self) -> bool:
@@ -191,6 +195,7 @@ def load(environ: Mapping[str, str]) -> Config:
         log_level=(_get(environ, "LOG_LEVEL") or "INFO").upper(),
         demo_bots=_bool(environ, "CACHO_DEMO_BOTS", False),
         prepared_statements=_bool(environ, "CACHO_DB_PREPARED", True),
+        notice_relay=_get(environ, "CACHO_NOTICE_RELAY") or "",
     )
 
 

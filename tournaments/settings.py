@@ -24,6 +24,7 @@ CACHO_TIMERS = CONFIG.timers  # "in-process" | "celery"
 CACHO_DEMO_BOTS = CONFIG.demo_bots  # the serving process plays the demo club's bots
 CACHO_SNAPSHOT_EVERY = 100  # events between two snapshots of a match's state (cacho.snapshots)
 CACHO_DB_PREPARED = CONFIG.prepared_statements  # the event store's statements prepared (cacho.prepared)
+CACHO_NOTICE_RELAY = CONFIG.notice_relay  # this host's notice relay socket, or "" (cacho.services.relay)
 
 SECRET_KEY = CONFIG.secret_key
 DEBUG = CONFIG.debug

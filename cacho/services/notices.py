@@ -17,6 +17,11 @@ processes' hub channels (plain names `hub-…`, cacho.live.hub), which need no
 layer's own `send`. A layer with several Redis hosts (sharded) or another backend gets
 the layer's own `group_send`.
 
+With `CACHO_NOTICE_RELAY` set, a notice is first offered to the host's relay
+(cacho.services.relay), which writes the notices of all the host's server processes in
+batches through the same packing; the sender writes it here when the relay does not take
+it.
+
 Delivery stays at-most-once: a failure is logged and the notice dropped; clients detect
 the version gap and catch up from the log.
 """
@@ -26,19 +31,24 @@ from __future__ import annotations
 import logging
 import os
 import random
+import socket
 import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from asgiref.sync import async_to_sync
+
+from cacho.hot_settings import setting
 
 logger = logging.getLogger(__name__)
 
 HUB_PREFIX = "hub-"  # the plain channel names of the hubs (one per server process)
 GROUP_KEYS_KEPT = 4096  # a link's packed group keys (one per match it notified lately)
+NOTICE_SEPARATOR = b"\0"  # between a relayed notice's group and its message (no group has one)
+RELAY_DATAGRAM_MAX = 65536  # a larger notice is written to Redis by its sender
 
 GROUP_SEND = """
 local group, payload, now = KEYS[1], ARGV[1], ARGV[2]
@@ -62,6 +72,10 @@ return others
 """
 
 
+# A notice as a link writes it: its group, the serialized message, the message itself when
+# the writer has it (a relayed one has only its bytes).
+Notice = tuple[str, bytes, "dict[str, Any] | None"]
+
 _SENDERS: weakref.WeakSet[NoticeSender] = weakref.WeakSet()
 
 
@@ -82,10 +96,15 @@ class NoticeSender:
     TIMEOUT = 0.5
     READ_EVERY = 32
 
-    def __init__(self) -> None:
+    def __init__(self, relay: str | None = None) -> None:
         self._links: dict[int, _Link | None] = {}
         self._lock = threading.Lock()
         self._down_until = 0.0
+        # The notice relay's socket (cacho.services.relay); None: the CACHO_NOTICE_RELAY setting.
+        self.relay = relay
+        self._relay_socket: socket.socket | None = None
+        self._relay_down_until = 0.0
+        self._relay_was_up = True
         _SENDERS.add(self)
 
     def _after_fork(self) -> None:
@@ -94,6 +113,7 @@ class NoticeSender:
         fork. The child makes its own links on its first notice."""
         self._links = {}
         self._lock = threading.Lock()
+        self._relay_socket = None
 
     def send(self, layer: Any, group: str, message: dict[str, Any]) -> None:
         """`layer.group_send(group, message)`, at most once; failures are logged."""
@@ -105,13 +125,51 @@ class NoticeSender:
                 if link is None:
                     async_to_sync(layer.group_send)(group, message)
                     return
-                link.send(group, message)
+                if not self._relayed(link, group, message):
+                    link.send(group, message)
             except Exception:
                 self._down_until = time.monotonic() + self.BACKOFF
                 self._drop(layer)
                 logger.warning(
                     "notice to %s dropped, and any in the next %.0f s", group, self.BACKOFF, exc_info=True
                 )
+
+    def _relayed(self, link: _Link, group: str, message: dict[str, Any]) -> bool:
+        """Hand the notice to the host's relay, or write it to Redis at once if the relay
+        does not take it (and do that for `BACKOFF` seconds before trying it again).
+        False: no relay is configured or it is in back-off; the caller writes the notice."""
+        path = self.relay if self.relay is not None else setting("CACHO_NOTICE_RELAY", "")
+        if not path or time.monotonic() < self._relay_down_until:
+            return False
+        body = link.serialize(message)
+        datagram = group.encode() + NOTICE_SEPARATOR + body
+        try:
+            if len(datagram) > RELAY_DATAGRAM_MAX:
+                raise OSError(f"a notice of {len(datagram)} bytes")
+            if self._relay_socket is None:
+                # A connection of its own: its messages keep their bounds, and what waits
+                # for the relay is bounded by this socket's buffer, not by a queue length
+                # (net.unix.max_dgram_qlen is 10 on some hosts).
+                relay = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+                try:
+                    relay.connect(path)
+                except OSError:
+                    relay.close()
+                    raise
+                self._relay_socket = relay
+            self._relay_socket.send(datagram, socket.MSG_DONTWAIT)
+            self._relay_was_up = True
+        except OSError as exc:
+            if self._relay_socket is not None and not isinstance(exc, BlockingIOError):
+                self._relay_socket.close()  # the relay went away: connect again after the back-off
+                self._relay_socket = None
+            # Gone (ENOENT, ECONNREFUSED, EPIPE), behind (EAGAIN) or too large: written here.
+            self._relay_down_until = time.monotonic() + self.BACKOFF
+            log = logger.warning if self._relay_was_up else logger.debug
+            log("notice relay %s refused a notice (%s): writing to Redis for %.0f s", path, exc, self.BACKOFF)
+            self._relay_was_up = False
+            link.send_serialized(((group, body, message),))
+        return True
 
     def settle(self) -> None:
         """Read every outstanding reply (tests; a process about to exit)."""
@@ -160,7 +218,7 @@ class _Link:
         self.connection = self.client.connection_pool.get_connection()
         self.layer = layer
         self.read_every = read_every
-        self.outstanding: deque[tuple[str, dict[str, Any]]] = deque()
+        self.outstanding: deque[Notice] = deque()
         self.last_score = 0.0
         self.serialize = _serializer_for(layer)
         # What does not change from one notice to the next is packed once: the command's
@@ -188,8 +246,18 @@ class _Link:
         return key
 
     def send(self, group: str, message: dict[str, Any]) -> None:
+        self.send_serialized(((group, self.serialize(message), message),))
+
+    def send_serialized(self, notices: Sequence[Notice]) -> None:
+        """Write these notices (group, serialized message, the message if at hand) in one
+        socket write; their replies are read later."""
         if len(self.outstanding) >= self.read_every:
             self.read_replies()
+        packed = b"".join([self._pack(group, body) for group, body, _ in notices])
+        self.connection.send_packed_command([packed], check_health=False)
+        self.outstanding.extend(notices)
+
+    def _pack(self, group: str, body: bytes) -> bytes:
         now = time.time()
         # A queue is read in score order: two notices within the clock's resolution must
         # still keep their order.
@@ -203,18 +271,16 @@ class _Link:
             )
         # The command is packed here (RESP): redis-py's packing of 12 arguments cost more
         # than the socket write.
-        packed = b"".join(
+        return b"".join(
             (
                 self.head,
                 self._group_key(group),
-                _bulk(self.serialize(message)),
+                _bulk(body),
                 _bulk(repr(score).encode()),
                 self._cutoffs,
                 self.fixed_tail,
             )
         )
-        self.connection.send_packed_command([packed], check_health=False)
-        self.outstanding.append((group, message))
 
     def _load_script(self) -> bytes:
         sha = self.client.script_load(GROUP_SEND)
@@ -224,28 +290,31 @@ class _Link:
         """Every outstanding reply (Redis answers in order, and long before this is called)."""
         from redis.exceptions import NoScriptError, ResponseError
 
-        resend: list[tuple[str, dict[str, Any]]] = []
+        resend: list[Notice] = []
         while self.outstanding:
-            group, message = self.outstanding.popleft()
+            notice = self.outstanding.popleft()
             try:
                 others = self.connection.read_response()
             except NoScriptError:  # Redis restarted or its scripts were flushed
-                resend.append((group, message))
+                resend.append(notice)
                 continue
             except ResponseError:
-                logger.warning("notice to %s refused by Redis", group, exc_info=True)
+                logger.warning("notice to %s refused by Redis", notice[0], exc_info=True)
                 continue
-            for member in others:  # not a hub: the layer's own way (process-specific names)
-                channel = member.decode() if isinstance(member, bytes) else member
-                _guarded(
-                    lambda channel=channel, message=message: async_to_sync(self.layer.send)(
-                        channel, dict(message)
-                    )
-                )  # type: ignore[misc]
+            if others:  # not hubs: the layer's own way (process-specific names)
+                _, body, message = notice
+                if message is None:  # relayed: only its bytes came
+                    message = self.layer.deserialize(body)
+                for member in others:
+                    channel = member.decode() if isinstance(member, bytes) else member
+                    _guarded(
+                        lambda channel=channel, message=message: async_to_sync(self.layer.send)(
+                            channel, dict(message)
+                        )
+                    )  # type: ignore[misc]
         if resend:
             self._use_script(self._load_script())
-            for group, message in resend:
-                self.send(group, message)
+            self.send_serialized(resend)
 
 
 def _serializer_for(layer: Any) -> Callable[[dict[str, Any]], bytes]:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import redis
+from asgiref.sync import async_to_sync
 
 from cacho.services.dispatch import DISPATCH
 from cacho.services.matches import STATES
@@ -45,3 +48,22 @@ def settle_after_commit_work() -> None:
     DISPATCH.drain()
     DISPATCH.call(connections.close_all)
     DISPATCH.drain()
+
+
+@pytest.fixture
+def redis_layer() -> Any:
+    """A channels-redis layer of its own (a fresh prefix) on REDIS_URL, emptied afterwards."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        pytest.skip("REDIS_URL is not set")
+    from channels_redis.core import RedisChannelLayer
+
+    prefix = f"cachotest{uuid.uuid4().hex[:8]}"
+    layer = RedisChannelLayer(
+        hosts=[{"address": url, "socket_timeout": None}], prefix=prefix, channel_capacity={"hub-*": 5}
+    )
+    yield layer
+    client = redis.Redis.from_url(url)
+    for key in client.scan_iter(f"{prefix}*"):
+        client.delete(key)
+    async_to_sync(layer.flush)()

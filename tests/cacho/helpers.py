@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from typing import Any
+
+from asgiref.sync import async_to_sync
 
 from cacho.engine.games import game_for
 from cacho.models import Match
@@ -47,3 +50,21 @@ def version_of(match: Match | Any) -> int:
     match_id = match.pk if isinstance(match, Match) else match
     version: int = Match.objects.values_list("version", flat=True).get(pk=match_id)
     return version
+
+
+# ---------------------------------------------------------------- notices
+
+
+def wire(version: int) -> dict[str, Any]:
+    return {"v": version, "t": "bid_made", "payload": {}, "public": {}, "at": 0, "hash": str(version)}
+
+
+def notice(group: str, version: int) -> dict[str, Any]:
+    return {"type": "match.events", "group": group, "version": version, "events": [wire(version)]}
+
+
+def receive(layer: Any, channel: str, timeout: float = 2.0) -> dict[str, Any]:
+    async def one() -> dict[str, Any]:
+        return await asyncio.wait_for(layer.receive(channel), timeout)  # type: ignore[no-any-return]
+
+    return async_to_sync(one)()

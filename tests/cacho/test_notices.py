@@ -5,25 +5,16 @@ a slow move."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import time
 import uuid
 from typing import Any
 
-import pytest
 import redis
 from asgiref.sync import async_to_sync
 
 from cacho.services.notices import HUB_PREFIX, NoticeSender
-
-
-def wire(version: int) -> dict[str, Any]:
-    return {"v": version, "t": "bid_made", "payload": {}, "public": {}, "at": 0, "hash": str(version)}
-
-
-def notice(group: str, version: int) -> dict[str, Any]:
-    return {"type": "match.events", "group": group, "version": version, "events": [wire(version)]}
+from tests.cacho.helpers import notice, receive
 
 
 class RecordingLayer:
@@ -40,31 +31,6 @@ def test_another_layer_gets_its_own_group_send() -> None:
     layer = RecordingLayer()
     NoticeSender().send(layer, "g", notice("g", 1))
     assert layer.sent == [("g", notice("g", 1))]
-
-
-@pytest.fixture
-def redis_layer() -> Any:
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        pytest.skip("REDIS_URL is not set")
-    from channels_redis.core import RedisChannelLayer
-
-    prefix = f"cachotest{uuid.uuid4().hex[:8]}"
-    layer = RedisChannelLayer(
-        hosts=[{"address": url, "socket_timeout": None}], prefix=prefix, channel_capacity={"hub-*": 5}
-    )
-    yield layer
-    client = redis.Redis.from_url(url)
-    for key in client.scan_iter(f"{prefix}*"):
-        client.delete(key)
-    async_to_sync(layer.flush)()
-
-
-def receive(layer: Any, channel: str, timeout: float = 2.0) -> dict[str, Any]:
-    async def one() -> dict[str, Any]:
-        return await asyncio.wait_for(layer.receive(channel), timeout)  # type: ignore[no-any-return]
-
-    return async_to_sync(one)()
 
 
 def test_a_hub_and_a_process_specific_member_both_receive_through_channels_redis(redis_layer: Any) -> None:

@@ -98,6 +98,47 @@ def celery_worker(
                 worker.kill()
 
 
+@dataclass
+class Relay:
+    process: subprocess.Popen[str]
+    path: str
+
+    def stop(self) -> str:
+        """SIGTERM, and what the relay printed (its count of relayed notices)."""
+        if self.process.poll() is None:
+            self.process.terminate()
+        out, _ = self.process.communicate(timeout=15)
+        return out
+
+
+@contextlib.contextmanager
+def notice_relay(env: dict[str, str]) -> Iterator[Relay]:
+    """`manage.py notice_relay` on a short socket path; `env` gets CACHO_NOTICE_RELAY for the
+    servers started after it."""
+    import shutil
+    import tempfile
+
+    directory = tempfile.mkdtemp(prefix="cacho-relay-")  # a socket path must stay short
+    path = os.path.join(directory, "notices.sock")
+    env["CACHO_NOTICE_RELAY"] = path
+    process = subprocess.Popen(
+        [PYTHON, "manage.py", "notice_relay"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+    )
+    relay = Relay(process, path)
+    try:
+        deadline = time.monotonic() + 30
+        while not os.path.exists(path):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError("the notice relay did not start")
+            time.sleep(0.05)
+        yield relay
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
 def session_cookie(username: str, *, staff: bool = False) -> dict[str, str]:
     """A user logged in through Django's session machinery: the Cookie header of their sockets."""
     user, _ = get_user_model().objects.get_or_create(username=username, defaults={"is_staff": staff})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from websockets.exceptions import ConnectionClosed
 
 from cacho.models import Event, Match
 from cacho.services import matches
-from tests.live.harness import db, is_event, open_socket, session_cookie, ws_url
+from tests.live.harness import asgi_server, db, is_event, notice_relay, open_socket, session_cookie, ws_url
 from tests.test_foundation.helpers import Server
 
 pytestmark = [pytest.mark.slow]
@@ -43,6 +44,21 @@ def _hidden_dice_ok(frame: dict[str, Any], me: str | None) -> None:
 
 
 def test_two_players_and_a_spectator_play_a_round(server: Server) -> None:
+    _play_a_round(server)
+
+
+def test_a_round_played_through_the_notice_relay(env: dict[str, str], tmp_path: Path) -> None:
+    """The production shape (deploy/): the server hands its notices to the host's relay,
+    which writes them to Redis; the sockets see the same frames."""
+    with notice_relay(env) as relay, asgi_server(env, tmp_path) as server:
+        _play_a_round(server)
+        printed = relay.stop()
+    relayed = int(printed.rsplit("stopped: ", 1)[1].split(" relayed")[0])
+    assert relayed >= 2, printed  # the bid; the dudo with the resolution and the next round
+    assert "0 dropped" in printed
+
+
+def _play_a_round(server: Server) -> None:
     match = _new_match()
     cookies = {name: session_cookie(name) for name in ("ana", "beto")}
     url = ws_url(server, match.pk)

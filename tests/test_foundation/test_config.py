@@ -103,3 +103,9 @@ def test_prepared_statements_are_on_unless_turned_off() -> None:
     assert load({"CACHO_DB_PREPARED": "on"}).prepared_statements is True
     with pytest.raises(ConfigError, match="CACHO_DB_PREPARED"):
         load({"CACHO_DB_PREPARED": "sometimes"})
+
+
+def test_the_notice_relay_is_off_unless_a_socket_is_named() -> None:
+    assert load({}).notice_relay == ""
+    assert load({"CACHO_NOTICE_RELAY": "  "}).notice_relay == ""
+    assert load({"CACHO_NOTICE_RELAY": "/run/cacho/notices.sock"}).notice_relay == "/run/cacho/notices.sock"
