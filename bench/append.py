@@ -246,12 +246,10 @@ def prepare_raw(url: str) -> None:
 
 def start_relay(path: str) -> subprocess.Popen[bytes]:
     """`manage.py notice_relay` on `path`, with the bench's settings; waits for its socket."""
+    from cacho.services.relay import wait_until_bound
+
     relay = subprocess.Popen([sys.executable, "manage.py", "notice_relay", "--path", path], cwd=ROOT)
-    deadline = time.monotonic() + 30
-    while not os.path.exists(path):
-        if relay.poll() is not None or time.monotonic() > deadline:
-            raise SystemExit("the notice relay did not start")
-        time.sleep(0.05)
+    wait_until_bound(path, relay)
     return relay
 
 

@@ -131,9 +131,9 @@ def processes(env: dict[str, str], servers: int, log_dir: Path) -> Any:
                     stderr=subprocess.STDOUT,
                 )
             )
-            deadline = time.monotonic() + 30
-            while not os.path.exists(relay) and time.monotonic() < deadline:
-                time.sleep(0.05)
+            from cacho.services.relay import wait_until_bound
+
+            wait_until_bound(relay, started[-1])
         for number in range(servers):
             port = free_port()
             log = (log_dir / f"uvicorn-{number}.log").open("wb")

@@ -31,6 +31,7 @@ import os
 import select
 import socket
 import stat
+import subprocess
 import threading
 import time
 from typing import Any, TextIO
@@ -200,3 +201,16 @@ class NoticeRelay:
         if self._lock_file is not None:
             self._lock_file.close()
             self._lock_file = None
+
+
+def wait_until_bound(path: str, process: subprocess.Popen[Any], timeout: float = 30.0) -> None:
+    """Return once the relay started as `process` has bound `path` (for whatever starts
+    one and its servers in order: benches, tests). RuntimeError if it exits first or the
+    time runs out."""
+    deadline = time.monotonic() + timeout
+    while not os.path.exists(path):
+        if process.poll() is not None:
+            raise RuntimeError(f"the notice relay exited ({process.returncode}) before serving {path}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the notice relay did not serve {path} within {timeout:g} s")
+        time.sleep(0.05)

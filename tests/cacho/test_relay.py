@@ -23,7 +23,7 @@ import redis
 from asgiref.sync import async_to_sync
 
 from cacho.services.notices import HUB_PREFIX, NoticeSender
-from cacho.services.relay import NoticeRelay, RelayBusy
+from cacho.services.relay import NoticeRelay, RelayBusy, wait_until_bound
 from tests.cacho.helpers import notice, receive
 from tests.test_foundation.helpers import PYTHON, ROOT, clean_env
 
@@ -155,7 +155,7 @@ def test_the_command_relays_until_sigterm(socket_dir: Path) -> None:
     layer = RedisChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])  # the command's layer
     hub = f"{HUB_PREFIX}{uuid.uuid4().hex}"
     try:
-        wait_for(lambda: os.path.exists(path) or process.poll() is not None, timeout=30)
+        wait_until_bound(path, process)
         async_to_sync(layer.group_add)("match-r6", hub)
         sender = NoticeSender(relay=path)
         sender.send(layer, "match-r6", notice("match-r6", 1))
@@ -181,3 +181,9 @@ def test_the_command_needs_a_socket(socket_dir: Path) -> None:
     )
     assert done.returncode != 0
     assert "CACHO_NOTICE_RELAY" in done.stderr
+
+
+def test_waiting_for_a_relay_that_exits_says_so(socket_dir: Path) -> None:
+    process = subprocess.Popen([PYTHON, "-c", "raise SystemExit(3)"])
+    with pytest.raises(RuntimeError, match=r"exited \(3\)"):
+        wait_until_bound(str(socket_dir / "never.sock"), process)

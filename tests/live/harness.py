@@ -21,6 +21,7 @@ from django.db import connection
 from django.test import Client
 from websockets.asyncio.client import ClientConnection, connect
 
+from cacho.services.relay import wait_until_bound
 from tests.test_foundation.helpers import PYTHON, ROOT, Server, clean_env, serve
 
 
@@ -126,11 +127,7 @@ def notice_relay(env: dict[str, str]) -> Iterator[Relay]:
     )
     relay = Relay(process, path)
     try:
-        deadline = time.monotonic() + 30
-        while not os.path.exists(path):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError("the notice relay did not start")
-            time.sleep(0.05)
+        wait_until_bound(path, process)
         yield relay
     finally:
         if process.poll() is None:
