@@ -136,16 +136,18 @@ class NoticeSender:
 
     def _relayed(self, link: _Link, group: str, message: dict[str, Any]) -> bool:
         """Hand the notice to the host's relay, or write it to Redis at once if the relay
-        does not take it (and do that for `BACKOFF` seconds before trying it again).
+        does not take it (and do that for `BACKOFF` seconds before trying it again), or if
+        it is over `RELAY_DATAGRAM_MAX`.
         False: no relay is configured or it is in back-off; the caller writes the notice."""
         path = self.relay if self.relay is not None else setting("CACHO_NOTICE_RELAY", "")
         if not path or time.monotonic() < self._relay_down_until:
             return False
         body = link.serialize(message)
         datagram = group.encode() + NOTICE_SEPARATOR + body
+        if len(datagram) > RELAY_DATAGRAM_MAX:  # rare (a long batch): this one is written here
+            link.send_serialized(((group, body, message),))
+            return True
         try:
-            if len(datagram) > RELAY_DATAGRAM_MAX:
-                raise OSError(f"a notice of {len(datagram)} bytes")
             if self._relay_socket is None:
                 # A connection of its own: its messages keep their bounds, and what waits
                 # for the relay is bounded by this socket's buffer, not by a queue length
@@ -163,7 +165,7 @@ class NoticeSender:
             if self._relay_socket is not None and not isinstance(exc, BlockingIOError):
                 self._relay_socket.close()  # the relay went away: connect again after the back-off
                 self._relay_socket = None
-            # Gone (ENOENT, ECONNREFUSED, EPIPE), behind (EAGAIN) or too large: written here.
+            # Gone (ENOENT, ECONNREFUSED, EPIPE) or behind (EAGAIN): written here.
             self._relay_down_until = time.monotonic() + self.BACKOFF
             log = logger.warning if self._relay_was_up else logger.debug
             log("notice relay %s refused a notice (%s): writing to Redis for %.0f s", path, exc, self.BACKOFF)

@@ -71,6 +71,10 @@ class NoticeRelay:
         self._down_until = 0.0
         self._buffer = bytearray(RELAY_DATAGRAM_MAX + 1)
 
+    @property
+    def bound(self) -> bool:
+        return self._socket is not None
+
     def bind(self) -> None:
         """Take the socket path (a stale socket file of a dead relay is replaced).
         Raises RelayBusy if a live relay holds it."""
@@ -93,7 +97,7 @@ class NoticeRelay:
 
     def serve(self) -> None:
         """Relay until `stop`; then read the last replies and give the path back."""
-        if self._socket is None:
+        if not self.bound:
             self.bind()
         assert self._socket is not None
         try:

@@ -22,7 +22,7 @@ import pytest
 import redis
 from asgiref.sync import async_to_sync
 
-from cacho.services.notices import HUB_PREFIX, NoticeSender
+from cacho.services.notices import HUB_PREFIX, RELAY_DATAGRAM_MAX, NoticeSender
 from cacho.services.relay import NoticeRelay, RelayBusy, wait_until_bound
 from tests.cacho.helpers import notice, receive
 from tests.test_foundation.helpers import PYTHON, ROOT, clean_env
@@ -38,7 +38,8 @@ def socket_dir() -> Iterator[Path]:
 
 @contextlib.contextmanager
 def running(relay: NoticeRelay) -> Iterator[NoticeRelay]:
-    relay.bind()
+    if not relay.bound:
+        relay.bind()
     thread = threading.Thread(target=relay.serve, daemon=True)
     thread.start()
     try:
@@ -98,6 +99,66 @@ def test_a_relay_that_comes_back_is_used_again(redis_layer: Any, socket_dir: Pat
         sender.send(layer, "match-r3", notice("match-r3", 2))
         wait_for(lambda: relay.relayed == 1)
     assert [receive(layer, hub)["version"] for _ in range(2)] == [1, 2]
+
+
+def test_a_notice_too_large_for_the_relay_is_written_by_its_sender(
+    redis_layer: Any, socket_dir: Path
+) -> None:
+    layer = redis_layer
+    hub = hub_in(layer, "match-r7")
+    path = str(socket_dir / "relay.sock")
+    sender = NoticeSender(relay=path)
+    large = notice("match-r7", 1)
+    large["events"][0]["payload"] = {"blob": "x" * RELAY_DATAGRAM_MAX}
+    with running(NoticeRelay(path, layer)) as relay:
+        sender.send(layer, "match-r7", large)
+        sender.send(layer, "match-r7", notice("match-r7", 2))
+        wait_for(lambda: relay.relayed == 1)
+    assert [receive(layer, hub)["version"] for _ in range(2)] == [1, 2]
+    assert sender._relay_down_until == 0.0, "one large notice does not turn the relay off"
+
+
+def test_a_relay_that_falls_behind_loses_nothing(redis_layer: Any, socket_dir: Path) -> None:
+    """Its connection's buffer full, the sender writes the overflow itself; what was queued
+    is relayed once the relay reads again."""
+    layer = redis_layer
+    layer.channel_capacity = layer.compile_capacities({"hub-*": 1000})
+    hub = hub_in(layer, "match-r8")
+    path = str(socket_dir / "relay.sock")
+    relay = NoticeRelay(path, layer)
+    relay.bind()  # bound, not reading yet
+    sender = NoticeSender(relay=path)
+    padded = []
+    for version in range(1, 201):
+        message = notice("match-r8", version)
+        message["events"][0]["payload"] = {"blob": "x" * 8000}
+        padded.append(message)
+    sent = 0
+    while sender._relay_down_until == 0.0 and sent < len(padded):
+        sender.send(layer, "match-r8", padded[sent])
+        sent += 1
+    assert sender._relay_down_until > 0.0, "the buffer never filled"
+    assert sender._relay_socket is not None, "a relay that is behind keeps its connection"
+    with running(relay):
+        wait_for(lambda: relay.relayed == sent - 1)
+    received = {receive(layer, hub)["version"] for _ in range(sent)}
+    assert received == set(range(1, sent + 1))
+
+
+def test_a_relay_without_redis_drops_and_goes_on(redis_layer: Any, socket_dir: Path) -> None:
+    from channels_redis.core import RedisChannelLayer
+
+    dead = RedisChannelLayer(hosts=[{"address": "redis://127.0.0.1:1/0"}], prefix=redis_layer.prefix)
+    path = str(socket_dir / "relay.sock")
+    relay = NoticeRelay(path, dead)
+    with running(relay):
+        sender = NoticeSender(relay=path)
+        sender.send(redis_layer, "match-r9", notice("match-r9", 1))
+        wait_for(lambda: relay.dropped == 1)
+        assert relay._down_until > time.monotonic(), "not tried again at once"
+        sender.send(redis_layer, "match-r9", notice("match-r9", 2))  # within the back-off
+        wait_for(lambda: relay.dropped == 2)
+    assert relay.relayed == 0
 
 
 def test_a_relayed_notice_reaches_a_member_that_is_not_a_hub(redis_layer: Any, socket_dir: Path) -> None:
