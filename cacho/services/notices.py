@@ -236,7 +236,6 @@ class _Link:
         self._group_keys: dict[str, bytes] = {}
 
     def _use_script(self, sha: bytes) -> None:
-        self.sha = sha
         self.head = b"*12\r\n$7\r\nEVALSHA\r\n" + _bulk(sha) + b"$1\r\n1\r\n"
 
     def _group_key(self, group: str) -> bytes:

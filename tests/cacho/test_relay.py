@@ -98,7 +98,14 @@ def test_a_relay_that_comes_back_is_used_again(redis_layer: Any, socket_dir: Pat
     with running(NoticeRelay(path, layer)) as relay:
         sender.send(layer, "match-r3", notice("match-r3", 2))
         wait_for(lambda: relay.relayed == 1)
-    assert [receive(layer, hub)["version"] for _ in range(2)] == [1, 2]
+    # The relay stopped: its connection is broken, and the sender writes again itself.
+    sender.send(layer, "match-r3", notice("match-r3", 3))
+    assert sender._relay_socket is None, "a broken connection is closed, made again later"
+    sender._relay_down_until = 0.0
+    with running(NoticeRelay(path, layer)) as successor:
+        sender.send(layer, "match-r3", notice("match-r3", 4))
+        wait_for(lambda: successor.relayed == 1)
+    assert [receive(layer, hub)["version"] for _ in range(4)] == [1, 2, 3, 4]
 
 
 def test_a_notice_too_large_for_the_relay_is_written_by_its_sender(
