@@ -1,16 +1,17 @@
 """Event-store append benchmark: commands/s and latency through the match service on
 PostgreSQL, against raw psycopg single-row INSERTs of the same payload size.
 
-    DATABASE_URL=postgres://root@127.0.0.1:5432/cacho .venv/bin/python bench/append.py \
-        [--seconds 4] [--rounds 3]
+    DATABASE_URL=postgres://root@127.0.0.1:5432/cacho REDIS_URL=redis://127.0.0.1:6379/15 \
+        .venv/bin/python bench/append.py [--seconds 4] [--rounds 5]
 
-Uses the database `cacho_bench` on the same server, dropped, created and migrated on start;
-nothing else is touched. With REDIS_URL set the after-commit work includes the
-channel-layer notice and the Celery timer (the production shape), on Redis database 15,
-emptied at the end so that no real worker ever receives the run's timers; without it, the
-in-memory layer and the in-process timer thread. Every client process (service and raw)
-warms up before a barrier starts the clock for all of them: a serving process has its
-connections, prepared statements and loaded modules long before its thousandth move.
+Uses the database `<name>_bench` next to DATABASE_URL's, dropped, created and migrated on
+start; nothing else is touched. With REDIS_URL set the after-commit work includes the
+channel-layer notice and the Celery timer (the production shape), on that Redis database,
+emptied at the end so that no real worker ever receives the run's timers (give it one of
+its own); without it, the in-memory layer and the in-process timer thread. Every client
+process (service and raw) warms up before a barrier starts the clock for all of them: a
+serving process has its connections, prepared statements and loaded modules long before
+its thousandth move.
 Writes its figures to docs/benchmarks.md under "## Event store (bench/append.py)",
 keeping the other sections.
 """
@@ -25,9 +26,7 @@ import os
 import random
 import secrets
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.parse
 from pathlib import Path
@@ -36,12 +35,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 HEADING = "## Event store (bench/append.py)"
-BENCH_REDIS_DB = 15
 
 
 def bench_url(url: str) -> str:
     parts = urllib.parse.urlsplit(url)
-    return parts._replace(path="/cacho_bench").geturl()
+    return parts._replace(path=f"/{parts.path.lstrip('/') or 'cacho'}_bench").geturl()
 
 
 def ensure_database(url: str) -> None:
@@ -50,10 +48,11 @@ def ensure_database(url: str) -> None:
     import psycopg
 
     parts = urllib.parse.urlsplit(url)
+    name = parts.path.lstrip("/")
     admin = parts._replace(path="/postgres").geturl()
     with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute('DROP DATABASE IF EXISTS "cacho_bench" WITH (FORCE)')
-        conn.execute('CREATE DATABASE "cacho_bench"')
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -121,9 +120,8 @@ def service_work(index: int, seconds: float, out: list[float], started: Any) -> 
     DISPATCH.inline = inline
     from django.db import connections
 
-    from cacho.engine.errors import RuleError
-    from cacho.services import matches
-    from tests.cacho.helpers import legal_bidding_move, state_of, version_of
+    from cacho.services import matches, notices
+    from tests.cacho.helpers import bot_move, state_of, version_of
 
     rng = random.Random(index)
     counter = 0
@@ -138,21 +136,17 @@ def service_work(index: int, seconds: float, out: list[float], started: Any) -> 
             # The client's view of the match is the state the service just cached: no read
             # of ours between two commands (the rate is the service's, not the bench's).
             cached = matches.STATES.get(key)
-            version, state = cached if cached is not None else (version_of(match), state_of(match))
+            version, state = (
+                (cached.version, cached.state) if cached is not None else (version_of(match), state_of(match))
+            )
             if state.phase == "over":
                 match = matches.create_match("dudo", players, first_seat=0)
                 key = str(match.pk)
                 continue
-            player, command = quick_move(state, rng)
+            player, command = bot_move(state, rng)  # the engine's bot policy, as every bench
             counter += 1
             begin = time.perf_counter()
-            try:
-                matches.submit(match.pk, player, command, f"b{tag}-{counter}", version)
-            except RuleError:  # the quick choice was wrong here: a fully checked one instead
-                player, command = legal_bidding_move(state, rng)
-                counter += 1
-                begin = time.perf_counter()
-                matches.submit(match.pk, player, command, f"b{tag}-{counter}", version)
+            matches.submit(match.pk, player, command, f"b{tag}-{counter}", version)
             commands -= 1
             if timed is not None:
                 timed.append(time.perf_counter() - begin)
@@ -163,26 +157,14 @@ def service_work(index: int, seconds: float, out: list[float], started: Any) -> 
         # its broker connection (the first Celery publish of a process costs ~25 ms of CPU).
         play(float("inf"), None, WARM_UP_COMMANDS)
         DISPATCH.drain()
+        notices.settle()
         begin = started()
         play(begin + seconds, out)
     finally:
         DISPATCH.drain()
+        notices.settle()
         connections.close_all()
     return begin
-
-
-def quick_move(state: Any, rng: random.Random) -> tuple[str, dict[str, Any]]:
-    """The client's move without enumerating the legal ones (that costs the client more
-    than the service's decide): open with one die of a face, raise the quantity of the
-    standing face, or call dudo. The service checks it like any command."""
-    round_ = state.round
-    player = state.config.players[round_.to_act]
-    bid = round_.bid
-    if bid is None:
-        return player, {"type": "bid", "quantity": 1, "face": rng.randint(2, 6)}
-    if rng.random() < 0.3 or bid.quantity >= sum(len(dice) for dice in round_.dice):
-        return player, {"type": "dudo"}
-    return player, {"type": "bid", "quantity": bid.quantity + 1, "face": bid.face}
 
 
 def sample_payload_size() -> int:
@@ -244,15 +226,6 @@ def prepare_raw(url: str) -> None:
 # ---------------------------------------------------------------- report
 
 
-def start_relay(path: str) -> subprocess.Popen[bytes]:
-    """`manage.py notice_relay` on `path`, with the bench's settings; waits for its socket."""
-    from cacho.services.relay import wait_until_bound
-
-    relay = subprocess.Popen([sys.executable, "manage.py", "notice_relay", "--path", path], cwd=ROOT)
-    wait_until_bound(path, relay)
-    return relay
-
-
 def write_report(lines: list[str]) -> None:
     path = ROOT / "docs" / "benchmarks.md"
     text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
@@ -274,11 +247,6 @@ def main() -> int:
         "--rounds", type=int, default=3, help="service and raw runs alternate, this many times"
     )
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md")
-    parser.add_argument(
-        "--no-relay",
-        action="store_true",
-        help="with Redis: every client writes its own notices (no notice relay process)",
-    )
     args = parser.parse_args()
     base = os.environ.get("DATABASE_URL")
     if not base:
@@ -288,20 +256,12 @@ def main() -> int:
     ensure_database(url)
     os.environ["DATABASE_URL"] = url
     redis_url = os.environ.get("REDIS_URL")
-    if redis_url:  # a Redis database of its own: the timers it queues never reach real workers
-        redis_url = urllib.parse.urlsplit(redis_url)._replace(path=f"/{BENCH_REDIS_DB}").geturl()
-        os.environ["REDIS_URL"] = redis_url
     # As deployed (DEBUG off: no query log); BENCH_CACHO_ENV=development to compare.
     os.environ["CACHO_ENV"] = os.environ.get("BENCH_CACHO_ENV", "production")
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     os.environ.setdefault("ALLOWED_HOSTS", "localhost")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
-    relay = None
-    if redis_url and not args.no_relay:  # as deployed: one relay per host (deploy/)
-        relay_dir = tempfile.mkdtemp(prefix="cacho-bench-")
-        os.environ["CACHO_NOTICE_RELAY"] = os.path.join(relay_dir, "notices.sock")
-        relay = start_relay(os.environ["CACHO_NOTICE_RELAY"])
     import django
 
     django.setup()
@@ -310,7 +270,6 @@ def main() -> int:
 
     call_command("migrate", verbosity=0)
     mode = f"channel layer {settings.CACHO_CHANNEL_LAYER}, timers {settings.CACHO_TIMERS}"
-    mode += ", notice relay" if relay is not None else ", no notice relay"
 
     if os.environ.get("BENCH_INLINE"):
         from cacho.services.dispatch import DISPATCH
@@ -351,12 +310,18 @@ def main() -> int:
 
     names = ["service x1", "raw INSERT x1", "service x4", "raw INSERT x4"]
     lines = [
-        f"Measured {time.strftime('%Y-%m-%d')} on this machine, PostgreSQL via psycopg 3 "
+        "    DATABASE_URL=postgres://root@127.0.0.1:5432/cacho REDIS_URL=redis://127.0.0.1:6379/15 \\",
+        f"        .venv/bin/python bench/append.py {' '.join(sys.argv[1:])}".rstrip(),
+        "",
+        f"Measured {time.strftime('%Y-%m-%d')} with `bench/append.py {' '.join(sys.argv[1:])}` on this "
+        "machine, PostgreSQL via psycopg 3 "
         f"({mode}); {args.rounds} rounds of {args.seconds:g} s per row, service and raw "
-        "alternating; one bidding command per call through "
+        "alternating; one bidding command per call, chosen by the engine's bot policy "
+        "(`Game.bot_payload`: facing a bid it calls about as often as it raises, and a call "
+        "resolves the round and starts the next with fresh committed dice), through "
         "`cacho.services.matches.submit` from 1 or 4 client processes, each warmed up by "
         f"{WARM_UP_COMMANDS} commands before the clock starts for all (decide, conditional "
-        "append, match row update, commit, after-commit projections/publish/timer); the rate "
+        "append, match row update, commit, after-commit projections/notice/timer); the rate "
         "counts until each client's after-commit work is drained. Raw baseline: "
         "one single-row "
         f"INSERT of a {size}-byte JSON payload per transaction (warmed up alike). Medians over the rounds.",
@@ -383,11 +348,8 @@ def main() -> int:
         f"Service / raw (median of the rounds' ratios): {ratio1:.0%} at 1 client ({spread(ratios(1))}), "
         f"{ratio4:.0%} at 4 clients ({spread(ratios(4))}) (target ≥ 50%: "
         f"{verdict(min(ratio1, ratio4) >= 0.5)}); p99 at 1 client {p99:.2f} ms (target < 10 ms: "
-        f"{verdict(p99 < 10)}). Where the time goes: docs/event-store.md (Performance).",
+        f"{verdict(p99 < 10)}). Where the time goes: docs/event-store.md (What keeps a command cheap).",
     ]
-    if relay is not None:
-        relay.terminate()
-        relay.wait(timeout=10)
     if redis_url:
         import redis
 

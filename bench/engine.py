@@ -1,8 +1,9 @@
 """Engine benchmark: decide+evolve throughput and replay time, beside a trivial fold.
 
-Run `python bench/engine.py`. Random legal 6-player bidding games (every ruleset),
-then Alalay (bench/engine_alalay.py). Dice and choices come from
-`random.Random(seed)` here, never from the engine.
+Run `python bench/engine.py`. 6-player bidding games (every ruleset) played by the
+game's bot policy (`cacho.engine.bidding.bots`, with timeouts), then Alalay
+(bench/engine_alalay.py). Dice and choices come from `random.Random(seed)` here,
+never from the engine.
 """
 
 from __future__ import annotations

@@ -15,36 +15,23 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cacho.engine.alalay import (
-    Event,
-    Reroll,
-    Score,
-    Scratch,
-    State,
-    Throw,
-    TurnDie,
-    apply,
-    legal_actions,
-    new_match,
-    replay,
-)
+from cacho.engine.alalay import Event, State, apply, new_match, replay
 from cacho.engine.alalay.commands import Command
+from cacho.engine.games import GAMES, DiceNeeded
+
+GAME = GAMES["alalay"]
 
 
 def _choose(state: State, rng: random.Random) -> Command:
-    assert state.turn is not None
-    entry = state.entries[state.turn.seat].name
-    legal = legal_actions(state, entry)
-    if legal.throw:
-        return Throw(entry, tuple(rng.randint(1, 6) for _ in range(5)))
-    if legal.reroll and (not legal.score or rng.random() < 0.7):
-        kept = [d for d in legal.dice if rng.random() < 0.5][:4]
-        return Reroll(entry, tuple(kept), tuple(rng.randint(1, 6) for _ in range(5 - len(kept))))
-    if legal.must_turn or (legal.turn_positions and rng.random() < 0.3):
-        return TurnDie(entry, rng.choice(legal.turn_positions))
-    if legal.score:
-        return Score(entry, rng.choice(legal.score))
-    return Scratch(entry, rng.choice(legal.scratch))
+    """The game's bot policy for the entry on turn, its dice rolled here (as the service does)."""
+    entry = GAME.to_act(state)
+    assert entry is not None
+    payload = GAME.bot_payload(state, entry, rng)
+    assert payload is not None
+    command = GAME.parse_command(entry, payload, 0)
+    if isinstance(command, DiceNeeded):
+        return command.build(tuple(rng.randint(1, 6) for _ in range(command.count)))
+    return command
 
 
 def play_match(seed: int, players: int = 4) -> tuple[State, list[Event], int]:
@@ -72,7 +59,7 @@ def run(seconds_budget: float = 2.0) -> list[str]:
     elapsed = time.perf_counter() - start
     lines.append(
         f"play: {matches} random 4-player matches, {turns} turns in {elapsed:.2f} s "
-        f"= {turns / elapsed:,.0f} turns/s (decide+evolve, legal_actions for choices)"
+        f"= {turns / elapsed:,.0f} turns/s (decide+evolve, the bot policy on the entry's view for choices)"
     )
     reps = 0
     t0 = time.perf_counter()

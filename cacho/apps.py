@@ -5,3 +5,14 @@ class CachoConfig(AppConfig):
     name = "cacho"
     verbose_name = "Cacho match server"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Imported once the models are: the write path's timers on Celery (cacho.tasks).
+        from cacho import tasks
+        from cacho.services import deadlines
+
+        deadlines.register("celery", tasks.schedule_deadline)
+
+        from cacho import forks
+
+        forks.install()

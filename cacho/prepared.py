@@ -4,10 +4,10 @@ The event store's append runs once per move, so its cost matters more than any o
 statement's. Going through a psycopg cursor costs about 80 µs of Python per call
 (query conversion, adaptation, the prepared-statement manager, result wrapping); the
 same prepared statement sent with `PGconn.exec_prepared` costs about 30 µs, and that
-libpq call releases the GIL while it waits for the server. Django also disables
-psycopg's prepared statements unless `prepare_threshold` is set, and then psycopg
-ignores `prepare=True` too (tournaments/settings.py sets it): this module prepares its
-statements itself, by name, once per connection.
+libpq call releases the GIL while it waits for the server. Django sets psycopg's
+`prepare_threshold` to None unless the database's OPTIONS name one (this project's do
+not, so that poolers work), and with None psycopg prepares nothing, not even with
+`prepare=True`: this module prepares its statements itself, by name, once per connection.
 
 Parameters travel as text and the SQL casts each (`$1::uuid`), so no type inference is
 needed on either side. Values are `None`, `str`, `int`, `bool` or anything whose `str`
@@ -52,6 +52,12 @@ _LOCK = threading.Lock()
 @functools.lru_cache(maxsize=1024)
 def statement_name(sql: str) -> bytes:
     return b"cacho_" + hashlib.sha1(sql.encode("utf-8")).hexdigest()[:20].encode()
+
+
+def numbered(sql: str) -> str:
+    """`%s` placeholders as PostgreSQL's `$1`, `$2`, … in order (the SQL has no other `%`)."""
+    parts = sql.split("%s")
+    return "".join(part + (f"${index}" if index < len(parts) else "") for index, part in enumerate(parts, 1))
 
 
 def encode(value: Any) -> bytes | None:

@@ -1,6 +1,6 @@
 """Snapshots of match states every `CACHO_SNAPSHOT_EVERY` events (default 100).
 
-The write path keeps hot matches in its in-process cache (services.matches.STATES); a
+The write path keeps hot matches in its in-process cache (services.state_cache); a
 process that has not seen a match (a restart, another server, the timer worker) loads
 the newest snapshot at or below the match's version and replays only the events after
 it, instead of the whole stream.
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from cacho.engine.snapshot import SnapshotError, decode_state, encode_state
+from cacho.lru import LRU
 from cacho.models import Snapshot
 
 logger = logging.getLogger(__name__)
@@ -57,14 +57,11 @@ def every() -> int:
 class _Latest:
     """The version of each match's newest snapshot, as this process knows it (read once)."""
 
-    def __init__(self) -> None:
-        self._versions: dict[str, int] = {}
-        self._lock = threading.Lock()
+    def __init__(self, size: int = 4096) -> None:
+        self._versions: LRU[str, int] = LRU(size)
 
     def get(self, match_id: Any) -> int:
-        key = str(match_id)
-        with self._lock:
-            known = self._versions.get(key)
+        known = self._versions.get(str(match_id))
         if known is None:
             known = (
                 Snapshot.objects.filter(match_id=match_id, engine=ENGINE)
@@ -76,13 +73,10 @@ class _Latest:
         return known
 
     def put(self, match_id: Any, version: int) -> None:
-        with self._lock:
-            key = str(match_id)
-            self._versions[key] = max(version, self._versions.get(key, 0))
+        self._versions.update(str(match_id), lambda known: max(version, known or 0))
 
     def clear(self) -> None:
-        with self._lock:
-            self._versions.clear()
+        self._versions.clear()
 
 
 LATEST = _Latest()

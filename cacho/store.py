@@ -1,127 +1,86 @@
-"""The event store: an append-only, hash-chained log of every match's events.
+"""The event store: an append-only, hash-chained log of every match's events, and the
+heads of the match rows that the appends move. All the write path's SQL is here.
 
-Global order. Each append is one statement (one transaction) that updates its match's
-head only if the head is still at the expected version, and inserts the events after
-it; appends to different matches never wait for each other. Readers of every stream
-(`read_all_after`) follow the order `(txid, position)` up to the oldest running
-transaction, which never skips an event committed late: see cacho.log_order.
+Appends. One append is one statement (its own transaction outside the caller's): it
+updates the match's head only if the head is still at the version the events were built
+on (else `StaleStream`, nothing written), and inserts the events after it, with whatever
+dice-seed rows the same moves created, drew from or revealed. Appends to different
+matches never wait for each other. A new match is one statement too: its row at its new
+head, its seats, its first events and seeds. On SQLite (one writer at a time) the same
+writes are a plain transaction.
 
-Hash chain. `hash = sha256(previous hash + canonical JSON of the event's stream,
-version, type, schema version, payload, metadata and recorded time in microseconds)`;
-the first event of a stream chains to the empty string. `verify` (services.verify)
-recomputes it.
+Global order. Readers of every stream (`read_all_after`) follow `(txid, position)` up to
+the oldest running transaction, which never skips an event committed late: see
+cacho.log_order. The hash chain: cacho.chain.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import functools
-import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from json import encoder as json_encoder
+from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.core.exceptions import ValidationError
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import JSONField
 
 from cacho import log_order, prepared
+from cacho.chain import canonical_json, from_ms, hash_of_encoded, micros
 from cacho.log_order import LogPosition
-from cacho.models import Event, Match
+from cacho.models import DiceSeed, Event, Match, Seat
 
 SCHEMA_VERSION = 1
-EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+
+# The match row's fields that every append moves (and a notice carries to other processes).
+HEAD_FIELDS = ("version", "last_hash", "status", "pending_scope", "turn_key", "deadline_ms", "finished_at")
 
 
-# Canonical JSON: sorted keys, no spaces, UTF-8 text. `json.dumps` with options builds an
-# encoder per call, and `JSONEncoder.encode` builds its C encoder and a circular-reference
-# memo per call: the C encoder is made once here (the hash chain encodes two values per
-# event). Cycles cannot occur (engine events, and JSON parsed from clients).
-_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-_C_ENCODER = (
-    None
-    if json_encoder.c_make_encoder is None
-    else json_encoder.c_make_encoder(
-        None, _ENCODER.default, json_encoder.encode_basestring, None, ":", ",", True, False, True
-    )
-)
+@dataclass(slots=True)
+class Head:
+    """What the write path needs of a match row: what never changes (id, ruleset, turn
+    length) and the head that each append moves: the stream's version and last hash, the
+    status, the fairness scope committed but not revealed, the turn in progress and its
+    deadline. A command decides on a copy; the store saves it with the events."""
 
+    id: Any
+    ruleset: str
+    turn_seconds: int
+    version: int = 0
+    last_hash: str = ""
+    status: str = Match.STATUS_LIVE
+    pending_scope: str = ""
+    turn_key: str = ""
+    deadline_ms: int | None = None
+    finished_at: dt.datetime | None = None
+    key: str = field(default="", compare=False)  # the id as text: cache key, stream in the hash
 
-def canonical_json(value: Any) -> str:
-    if _C_ENCODER is None:  # an interpreter without the C accelerator
-        return _ENCODER.encode(value)
-    return "".join(_C_ENCODER(value, 0))
+    def __post_init__(self) -> None:
+        if not self.key:
+            self.key = str(self.id)
 
+    @classmethod
+    def of(cls, match: Match) -> Head:
+        return cls(
+            match.id, match.ruleset, match.turn_seconds, *(getattr(match, name) for name in HEAD_FIELDS)
+        )
 
-_MICROSECOND = dt.timedelta(microseconds=1)
-
-
-def micros(moment: dt.datetime) -> int:
-    return (moment - EPOCH) // _MICROSECOND
-
-
-def event_hash(
-    previous: str,
-    stream: str,
-    version: int,
-    type_: str,
-    schema_version: int,
-    payload: Any,
-    metadata: Any,
-    recorded_at: dt.datetime,
-) -> str:
-    return hash_of_encoded(
-        previous,
-        stream,
-        version,
-        type_,
-        schema_version,
-        canonical_json(payload),
-        canonical_json(metadata),
-        micros(recorded_at),
-    )
-
-
-def hash_of_encoded(
-    previous: str,
-    stream: str,
-    version: int,
-    type_: str,
-    schema_version: int,
-    payload_json: str,
-    metadata_json: str,
-    recorded_micros: int,
-) -> str:
-    """`event_hash` from the canonical JSON of the payload and metadata, which the append
-    also sends as the rows' values (each encoded once). The body is the canonical JSON of
-    {stream, version, type, schema, payload, metadata, recorded_at}, written out in its
-    sorted key order."""
-    body = (
-        f'{{"metadata":{metadata_json},"payload":{payload_json},"recorded_at":{recorded_micros},'
-        f'"schema":{schema_version},"stream":{_quoted(stream)},"type":{_quoted(type_)},'
-        f'"version":{version}}}'
-    )
-    return hashlib.sha256((previous + body).encode("utf-8")).hexdigest()
-
-
-@functools.lru_cache(maxsize=4096)
-def _quoted(text: str) -> str:
-    """A stream id or an event type as canonical JSON (the same few strings again and again)."""
-    return canonical_json(text)
-
-
-def stored_hash(event: Event, previous: str) -> str:
-    return event_hash(
-        previous,
-        str(event.stream_id),
-        event.version,
-        event.type,
-        event.schema_version,
-        event.payload,
-        event.metadata,
-        event.recorded_at,
-    )
+    def copy(self) -> Head:
+        return Head(
+            self.id,
+            self.ruleset,
+            self.turn_seconds,
+            self.version,
+            self.last_hash,
+            self.status,
+            self.pending_scope,
+            self.turn_key,
+            self.deadline_ms,
+            self.finished_at,
+            self.key,
+        )
 
 
 @dataclass(slots=True)
@@ -168,195 +127,74 @@ class AppendedEvent:
 StoredEvent = Event | AppendedEvent  # what readers of an event accept
 
 
-def append(
-    match: Match,
-    events: Sequence[NewEvent],
-    recorded_at: dt.datetime,
-    match_fields: Sequence[str] = (),
-    also: Sequence[tuple[str, list[Any]]] = (),
-    db: Any = None,
-    stream: str | None = None,
-    create: bool = False,
-) -> list[AppendedEvent]:
-    """Insert `events` after `match.version` and save the match row's new head.
+@dataclass(slots=True)
+class Seed:
+    """A fairness seed as an append writes it: new (inserted with the append), or stored
+    already (its count of drawn dice, or its reveal, updated with the append)."""
 
-    Inside the caller's transaction if there is one, else as its own (PostgreSQL: one
-    statement). The match row is updated only if it is still at `match.version` (else
-    `StaleStream`, nothing written): the optimistic fast path relies on it, the locked path
-    holds the row already. `match.version` and `match.last_hash` advance; `match_fields`
-    are saved with them. UNIQUE(stream, version) backs the version check up.
+    scope: str
+    seed: str
+    commitment: str
+    drawn: int = 0
+    new: bool = False
+    revealed: bool = False
 
-    `also` (PostgreSQL only): more data-modifying statements for the same statement, each
-    made conditional on the head update by referring to `head` (`... FROM head`,
-    `EXISTS (SELECT 1 FROM head)`), with their parameters (`%s` placeholders).
-    `db` and `stream` (the Django connection, `str(match.id)`): when the caller has them.
-    `create` (PostgreSQL): `match` is new, and its row is inserted, at its new head, by the
-    same statement (the first events of a stream need no row to update)."""
-    db = connections[DEFAULT_DB_ALIAS] if db is None else db
-    previous = match.last_hash
-    rows: list[AppendedEvent] = []
-    encoded: list[tuple[str, str]] = []
-    stream = str(match.id) if stream is None else stream
-    recorded_micros = micros(recorded_at)
-    for offset, new in enumerate(events):
-        version = match.version + 1 + offset
-        payload_json, metadata_json = canonical_json(new.payload), canonical_json(new.metadata)
-        digest = hash_of_encoded(
-            previous, stream, version, new.type, SCHEMA_VERSION, payload_json, metadata_json, recorded_micros
-        )
-        encoded.append((payload_json, metadata_json))
-        rows.append(
-            AppendedEvent(
-                match.id,
-                version,
-                new.type,
-                SCHEMA_VERSION,
-                new.payload,
-                new.metadata,
-                new.command_id,
-                recorded_at,
-                digest,
-            )
-        )
-        previous = digest
-    if not rows:
-        raise ValueError("an append needs at least one event")
-    base_version = match.version
-    match.version += len(rows)
-    match.last_hash = previous
-    names = ("version", "last_hash", *(name for name in match_fields if name not in ("version", "last_hash")))
-    if db.vendor == "postgresql":
-        updated = _append_postgresql(db, match, stream, base_version, names, rows, encoded, also, create)
-    elif also or create:
-        raise ValueError("statements joined to an append need PostgreSQL")
-    else:
-        updated = Match.objects.filter(pk=match.pk, version=base_version).update(
-            **{name: getattr(match, name) for name in names}
-        )
-        if updated == 1:
-            stored = Event.objects.bulk_create([row.as_model() for row in rows])
-            for row, model in zip(rows, stored, strict=True):
-                row.position = model.position
-                row.txid = 0  # SQLite: one writer at a time (cacho.log_order)
-    if updated != 1:
-        match.version = base_version
-        raise StaleStream(base_version)
-    return rows
+
+@dataclass(slots=True)
+class SeedWrites:
+    """The seed rows an append writes: `seeds` (inserted or updated), and the scopes of
+    stored seeds that are only revealed."""
+
+    seeds: Sequence[Seed] = ()
+    revealed: Sequence[str] = ()
+
+
+NO_SEEDS = SeedWrites()
 
 
 class StaleStream(Exception):
     """The stream is no longer at the version the append was built on (nothing was written)."""
 
 
-EVENT_COLUMNS = (
-    "stream_id",
-    "version",
-    "type",
-    "schema_version",
-    "payload",
-    "metadata",
-    "command_id",
-    "recorded_at",
-    "hash",
-)
-EVENT_VALUE = (
-    "(%s::uuid, %s::int, %s::text, %s::int, %s::jsonb, %s::jsonb, %s::text, %s::timestamptz, %s::text)"
-)
+# ---------------------------------------------------------------- reading
 
 
-def numbered(sql: str) -> str:
-    """`%s` placeholders as PostgreSQL's `$1`, `$2`, … in order (the SQL has no other `%`)."""
-    parts = sql.split("%s")
-    return "".join(part + (f"${index}" if index < len(parts) else "") for index, part in enumerate(parts, 1))
+def lock_head(match_id: Any) -> Head | None:
+    """The match's head, its row locked until the caller's transaction ends (the appends to
+    one stream serialise here); None if there is no such match."""
+    try:
+        row = Match.objects.select_for_update().filter(pk=match_id).first()
+    except (ValueError, ValidationError):  # not an id
+        return None
+    return None if row is None else Head.of(row)
 
 
-@functools.lru_cache(maxsize=256)
-def _append_sql(names: tuple[str, ...], count: int, also: tuple[str, ...] = (), create: bool = False) -> str:
-    db = connections[DEFAULT_DB_ALIAS]
-    if create:
-        fields = Match._meta.concrete_fields
-        columns = ", ".join(f'"{field.column}"' for field in fields)
-        values = ", ".join(f"%s::{field.db_type(db)}" for field in fields)
-        head = f'INSERT INTO "cacho_match" ({columns}) VALUES ({values}) RETURNING 1'
-    else:
-        fields = [Match._meta.get_field(name) for name in names]
-        assignments = ", ".join(f'"{field.column}" = %s::{field.db_type(db)}' for field in fields)
-        head = (
-            f'UPDATE "cacho_match" SET {assignments} '
-            'WHERE "id" = %s::uuid AND "version" = %s::int RETURNING 1'
-        )
-    values = ", ".join([EVENT_VALUE] * count)
-    columns = ", ".join(f'"{column}"' for column in EVENT_COLUMNS)
-    joined = "".join(f", also_{number} AS ({sql})" for number, sql in enumerate(also))
-    return numbered(
-        f"WITH head AS ({head}){joined} "
-        f'INSERT INTO "cacho_event" ({columns}) SELECT fresh.* FROM head, (VALUES {values}) AS fresh '
-        'RETURNING "position", "txid"'
+def is_at(match_id: Any, version: int) -> bool:
+    return Match.objects.filter(pk=match_id, version=version).exists()
+
+
+def current_version(match_id: Any) -> int:
+    return Match.objects.filter(pk=match_id).values_list("version", flat=True).first() or 0
+
+
+def turn_deadline(match_id: Any, version: int) -> int | None:
+    """The deadline of the turn waiting at `version` of a live match, if any."""
+    return (
+        Match.objects.filter(pk=match_id, version=version, status=Match.STATUS_LIVE)
+        .exclude(turn_key="")
+        .values_list("deadline_ms", flat=True)
+        .first()
     )
 
 
-def _new_row_values(match: Match) -> list[Any]:
-    """Every column of a match row not stored yet, as text parameters (`pre_save` fills
-    the defaults that Django fills on insert, such as `created_at`)."""
-    values: list[Any] = []
-    for field in Match._meta.concrete_fields:
-        value = field.pre_save(match, add=True)
-        if isinstance(field, JSONField):
-            values.append(json.dumps(value, cls=field.encoder))
-        elif isinstance(value, dt.datetime):
-            values.append(value.isoformat())
-        else:
-            values.append(value)
-    return values
-
-
-def _append_postgresql(
-    db: Any,
-    match: Match,
-    stream: str,
-    base_version: int,
-    names: Sequence[str],
-    rows: list[AppendedEvent],
-    encoded: Sequence[tuple[str, str]],
-    also: Sequence[tuple[str, list[Any]]] = (),
-    create: bool = False,
-) -> int:
-    """The head update and the event rows in one statement: outside a transaction it is its
-    own (one round trip, one commit). No row updated (the stream moved on): nothing
-    inserted, 0 returned. The rows' txid is the column's default (cacho.log_order).
-
-    A prepared statement per shape (cacho.prepared): the JSON travels as parameters, not
-    quoted into SQL, and the server plans the statement once per connection. The head's
-    values are plain ints, strings, None and datetimes, sent as text for the SQL's casts."""
-    sql = _append_sql(tuple(names), len(rows), tuple(statement for statement, _ in also), create)
-    if create:
-        params = _new_row_values(match)
-    else:
-        params = [getattr(match, name) for name in names]
-        params += [stream, base_version]
-    for _, extra in also:
-        params += extra
-    recorded_at = rows[0].recorded_at.isoformat()  # one time for the whole batch
-    for row, (payload_json, metadata_json) in zip(rows, encoded, strict=True):
-        params += [
-            stream,
-            row.version,
-            row.type,
-            row.schema_version,
-            payload_json,
-            metadata_json,
-            row.command_id,
-            recorded_at,
-            row.hash,
-        ]
-    returned = prepared.execute(db, sql, params)
-    if create and returned:  # the instance is a stored row now (a later save() updates it)
-        match._state.adding = False
-        match._state.db = db.alias
-    for row, (position, txid) in zip(rows, returned, strict=False):
-        row.position = int(position)  # type: ignore[arg-type]
-        row.txid = int(txid)  # type: ignore[arg-type]
-    return 1 if len(returned) == len(rows) else 0
+def due_turns(at_ms: int) -> list[tuple[Any, int]]:
+    """(match id, version) of every live match whose turn's deadline is at or before `at_ms`."""
+    due = (
+        Match.objects.filter(status=Match.STATUS_LIVE, deadline_ms__lte=at_ms)
+        .exclude(turn_key="")
+        .values_list("pk", "version")
+    )
+    return list(due)
 
 
 def read_stream(match_id: Any, after: int = 0, limit: int | None = None) -> list[Event]:
@@ -369,3 +207,288 @@ def read_all_after(checkpoint: LogPosition, limit: int = 1000) -> list[Event]:
     """Every stream's events after `checkpoint`, in global order, for projections: never
     skips an event committed late (cacho.log_order). Resume from `log_order.of(last)`."""
     return list(log_order.after(Event.objects.all(), checkpoint)[:limit])
+
+
+def caused_by(match_id: Any, command_id: str) -> list[Event]:
+    """The events a client command caused in a stream (none if it never ran)."""
+    first = Event.objects.filter(stream_id=match_id, command_id=command_id).first()
+    if first is None:
+        return []
+    query = Event.objects.filter(
+        stream_id=match_id, version__gte=first.version, metadata__causation=command_id
+    )
+    return list(query.order_by("version"))
+
+
+def read_seed(match_id: Any, scope: str) -> Seed:
+    row = (
+        DiceSeed.objects.filter(match_id=match_id, scope=scope)
+        .values_list("seed", "commitment", "drawn")
+        .get()
+    )
+    return Seed(scope, *row)
+
+
+def seed_secrets(match_id: Any, scopes: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """(seed, commitment) of each stored scope."""
+    rows = DiceSeed.objects.filter(match_id=match_id, scope__in=scopes).values_list(
+        "scope", "seed", "commitment"
+    )
+    return {scope: (secret, commitment) for scope, secret, commitment in rows}
+
+
+# ---------------------------------------------------------------- appending
+
+
+def append(
+    head: Head, events: Sequence[NewEvent], at_ms: int, seeds: SeedWrites = NO_SEEDS
+) -> list[AppendedEvent]:
+    """Insert `events` after `head.version`, recorded at `at_ms`, and save `head` as the match
+    row's new head, with `seeds`. `head` moves to the new version and last hash.
+
+    Inside the caller's transaction if there is one, else as its own. Nothing is written
+    (`StaleStream`) unless the row is still at the head's version: the optimistic path
+    relies on it; the locked path holds the row already. UNIQUE(stream, version) backs the
+    check up."""
+    db = connections[DEFAULT_DB_ALIAS]
+    base, base_hash = head.version, head.last_hash
+    rows, encoded = _chained(head, events, at_ms)
+    if db.vendor == "postgresql":
+        statements = _seed_statements(head.key, seeds)
+        sql = _append_sql(len(rows), tuple(sql for sql, _ in statements))
+        params: list[Any] = [getattr(head, name) for name in HEAD_FIELDS]
+        params.append(head.key)
+        params.append(base)
+        for _, extra in statements:
+            params += extra
+        written = _run(db, sql, params + _event_params(rows, encoded, head.key), rows)
+    else:
+        with transaction.atomic(using=db.alias, savepoint=False):
+            updated = Match.objects.filter(pk=head.id, version=base).update(
+                **{name: getattr(head, name) for name in HEAD_FIELDS}
+            )
+            if updated:
+                _write_seeds(head.id, seeds)
+                _insert_events(rows)
+            written = bool(updated)
+    if not written:
+        head.version, head.last_hash = base, base_hash
+        raise StaleStream(base)
+    return rows
+
+
+def create(
+    match: Match, head: Head, seats: Sequence[str], events: Sequence[NewEvent], at_ms: int, seeds: SeedWrites
+) -> list[AppendedEvent]:
+    """Store a new match: its row (`match`, saved at `head` once its events are chained),
+    its `seats` and its first `events` and `seeds`. One statement on PostgreSQL."""
+    db = connections[DEFAULT_DB_ALIAS]
+    rows, encoded = _chained(head, events, at_ms)
+    for name in HEAD_FIELDS:
+        setattr(match, name, getattr(head, name))
+    if db.vendor == "postgresql":
+        statements = [*_seed_statements(head.key, seeds), _seat_rows(head.key, seats)]
+        sql = _create_sql(len(rows), tuple(sql for sql, _ in statements))
+        params = _new_row_values(match)
+        for _, extra in statements:
+            params += extra
+        _run(db, sql, params + _event_params(rows, encoded, head.key), rows)
+        match._state.adding = False  # a stored row now: a later save() updates it
+        match._state.db = db.alias
+        return rows
+    with transaction.atomic(using=db.alias):
+        match.save(force_insert=True)
+        Seat.objects.bulk_create(
+            Seat(match=match, index=index, name=name) for index, name in enumerate(seats)
+        )
+        _write_seeds(match.id, seeds)
+        _insert_events(rows)
+    return rows
+
+
+def _chained(
+    head: Head, events: Sequence[NewEvent], at_ms: int
+) -> tuple[list[AppendedEvent], list[tuple[str, str]]]:
+    """The events as rows after `head`, each hashed onto the one before; `head` takes the new
+    version and last hash. Also each row's payload and metadata as canonical JSON (the
+    hash's and the statement's, encoded once)."""
+    if not events:
+        raise ValueError("an append needs at least one event")
+    recorded_at = from_ms(at_ms)
+    recorded_micros = micros(recorded_at)
+    previous, stream = head.last_hash, head.key
+    rows: list[AppendedEvent] = []
+    encoded: list[tuple[str, str]] = []
+    for offset, new in enumerate(events, 1):
+        version = head.version + offset
+        payload_json, metadata_json = canonical_json(new.payload), canonical_json(new.metadata)
+        previous = hash_of_encoded(
+            previous, stream, version, new.type, SCHEMA_VERSION, payload_json, metadata_json, recorded_micros
+        )
+        encoded.append((payload_json, metadata_json))
+        rows.append(
+            AppendedEvent(
+                head.id,
+                version,
+                new.type,
+                SCHEMA_VERSION,
+                new.payload,
+                new.metadata,
+                new.command_id,
+                recorded_at,
+                previous,
+            )
+        )
+    head.version += len(rows)
+    head.last_hash = previous
+    return rows, encoded
+
+
+def _event_params(rows: list[AppendedEvent], encoded: Sequence[tuple[str, str]], stream: str) -> list[Any]:
+    params: list[Any] = []
+    recorded_at = rows[0].recorded_at.isoformat()  # one time for the whole append
+    for row, (payload_json, metadata_json) in zip(rows, encoded, strict=True):
+        params += [
+            stream,
+            row.version,
+            row.type,
+            row.schema_version,
+            payload_json,
+            metadata_json,
+            row.command_id,
+            recorded_at,
+            row.hash,
+        ]
+    return params
+
+
+def _run(db: Any, sql: str, params: list[Any], rows: list[AppendedEvent]) -> bool:
+    """Send an append's statement: prepared once per connection and shape (cacho.prepared).
+    True when the head was written, and with it every part and row."""
+    returned = prepared.execute(db, sql, params)
+    for row, (position, txid) in zip(rows, returned, strict=False):
+        row.position = int(position)  # type: ignore[arg-type]
+        row.txid = int(txid)  # type: ignore[arg-type]
+    return len(returned) == len(rows)
+
+
+def _insert_events(rows: list[AppendedEvent]) -> None:
+    """SQLite: the rows through the ORM (txid 0: one writer at a time, cacho.log_order)."""
+    stored = Event.objects.bulk_create([row.as_model() for row in rows])
+    for row, model in zip(rows, stored, strict=True):
+        row.position = model.position
+        row.txid = 0
+
+
+def _write_seeds(match_id: Any, writes: SeedWrites) -> None:
+    """SQLite: the seed rows, inside the append's transaction."""
+    for seed in writes.seeds:
+        if seed.new:
+            DiceSeed.objects.create(
+                match_id=match_id,
+                scope=seed.scope,
+                seed=seed.seed,
+                commitment=seed.commitment,
+                drawn=seed.drawn,
+                revealed=seed.revealed,
+            )
+        else:
+            DiceSeed.objects.filter(match_id=match_id, scope=seed.scope).update(
+                drawn=seed.drawn, revealed=seed.revealed
+            )
+    if writes.revealed:
+        DiceSeed.objects.filter(match_id=match_id, scope__in=writes.revealed).update(revealed=True)
+
+
+# ---------------------------------------------------------------- PostgreSQL statements
+# One data-modifying CTE per append: `head` updates (or inserts) the match row and returns
+# a row only if it did; every other part runs only if `head` returned one (`FROM head`,
+# `EXISTS (SELECT 1 FROM head)`). Parameters travel as text, each cast in the SQL.
+
+EVENT_COLUMNS = (
+    '"stream_id", "version", "type", "schema_version", "payload", "metadata", "command_id", '
+    '"recorded_at", "hash"'
+)
+EVENT_VALUE = (
+    "(%s::uuid, %s::int, %s::text, %s::int, %s::jsonb, %s::jsonb, %s::text, %s::timestamptz, %s::text)"
+)
+HEAD_UPDATE = (
+    'UPDATE "cacho_match" SET "version" = %s::int, "last_hash" = %s::text, "status" = %s::text, '
+    '"pending_scope" = %s::text, "turn_key" = %s::text, "deadline_ms" = %s::bigint, '
+    '"finished_at" = %s::timestamptz WHERE "id" = %s::uuid AND "version" = %s::int RETURNING 1'
+)
+NEW_SEED = (
+    "INSERT INTO cacho_diceseed (match_id, scope, seed, commitment, drawn, revealed) "
+    "SELECT %s::uuid, %s::text, %s::text, %s::text, %s::int, %s::bool FROM head"
+)
+SEED_UPDATE = (
+    "UPDATE cacho_diceseed SET drawn = %s::int, revealed = %s::bool "
+    "WHERE match_id = %s::uuid AND scope = %s::text AND EXISTS (SELECT 1 FROM head)"
+)
+SEED_REVEAL = (
+    "UPDATE cacho_diceseed SET revealed = true "
+    "WHERE match_id = %s::uuid AND scope = %s::text AND EXISTS (SELECT 1 FROM head)"
+)
+
+
+def _seed_statements(match_key: str, writes: SeedWrites) -> list[tuple[str, list[Any]]]:
+    statements: list[tuple[str, list[Any]]] = []
+    for seed in writes.seeds:
+        if seed.new:
+            params = [match_key, seed.scope, seed.seed, seed.commitment, seed.drawn, seed.revealed]
+            statements.append((NEW_SEED, params))
+        else:
+            statements.append((SEED_UPDATE, [seed.drawn, seed.revealed, match_key, seed.scope]))
+    statements += [(SEED_REVEAL, [match_key, scope]) for scope in writes.revealed]
+    return statements
+
+
+def _seat_rows(match_key: str, names: Sequence[str]) -> tuple[str, list[Any]]:
+    """A new match's seats, as a part of the statement that inserts the match."""
+    values = ", ".join(["(%s::uuid, %s::int, %s::text)"] * len(names))
+    params: list[Any] = []
+    for index, name in enumerate(names):
+        params += [match_key, index, name]
+    sql = (
+        f'INSERT INTO cacho_seat (match_id, "index", name) SELECT seat.* FROM head, (VALUES {values}) AS seat'
+    )
+    return sql, params
+
+
+def _with_events(head: str, count: int, joined: tuple[str, ...]) -> str:
+    parts = "".join(f", part_{number} AS ({sql})" for number, sql in enumerate(joined))
+    values = ", ".join([EVENT_VALUE] * count)
+    return prepared.numbered(
+        f"WITH head AS ({head}){parts} "
+        f'INSERT INTO "cacho_event" ({EVENT_COLUMNS}) SELECT fresh.* FROM head, (VALUES {values}) AS fresh '
+        'RETURNING "position", "txid"'
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _append_sql(count: int, joined: tuple[str, ...]) -> str:
+    return _with_events(HEAD_UPDATE, count, joined)
+
+
+@functools.lru_cache(maxsize=64)
+def _create_sql(count: int, joined: tuple[str, ...]) -> str:
+    db = connections[DEFAULT_DB_ALIAS]
+    fields = Match._meta.concrete_fields
+    columns = ", ".join(f'"{field.column}"' for field in fields)
+    values = ", ".join(f"%s::{field.db_type(db)}" for field in fields)
+    return _with_events(f'INSERT INTO "cacho_match" ({columns}) VALUES ({values}) RETURNING 1', count, joined)
+
+
+def _new_row_values(match: Match) -> list[Any]:
+    """Every column of a match row not stored yet, as text parameters (`pre_save` fills
+    the defaults that Django fills on insert, such as `created_at`)."""
+    values: list[Any] = []
+    for model_field in Match._meta.concrete_fields:
+        value = model_field.pre_save(match, add=True)
+        if isinstance(model_field, JSONField):
+            values.append(json.dumps(value, cls=model_field.encoder))
+        elif isinstance(value, dt.datetime):
+            values.append(value.isoformat())
+        else:
+            values.append(value)
+    return values

@@ -1,8 +1,6 @@
-"""Turn timers: the seam between the write path and Celery.
+"""Turn timers on Celery: the task that plays a timed-out turn, and the scheduler that the
+write path's deadlines use when `CACHO_TIMERS` is "celery" (registered in `CachoConfig.ready`).
 
-`schedule_deadline(match_id, version, deadline_ms)` is called after commit. With
-Celery (REDIS_URL set) it enqueues `expire_turn` with an ETA; embedded, a daemon thread
-of the serving process keeps the deadlines (`cacho.live.timers`).
 Tasks take ids, never model instances, and are idempotent: `services.matches.expire_turn`
 acts only if the match is still at the version the timer was made for.
 """
@@ -13,7 +11,10 @@ import datetime as dt
 from typing import Any
 
 from celery import shared_task
-from django.conf import settings
+
+from cacho.clock import now_ms
+from cacho.services import deadlines
+from cacho.services.matches import expire_turn as expire
 
 EARLY_RETRY_MS = 5
 
@@ -22,12 +23,9 @@ EARLY_RETRY_MS = 5
 def expire_turn(match_id: str, version: int) -> int | None:
     """Play the timed-out turn of `match_id` if it is still at `version`. An ETA that
     fires a little early re-schedules itself for the deadline."""
-    from cacho.services.matches import expire_turn as expire
-    from cacho.services.matches import pending_deadline
-
     result = expire(match_id, version)
     if result is None:
-        deadline = pending_deadline(match_id, version)
+        deadline = deadlines.pending(match_id, version, now_ms())
         if deadline is not None:
             schedule_deadline(match_id, version, deadline + EARLY_RETRY_MS)
         return None
@@ -35,13 +33,5 @@ def expire_turn(match_id: str, version: int) -> int | None:
 
 
 def schedule_deadline(match_id: Any, version: int, deadline_ms: int) -> None:
-    timers = getattr(settings, "CACHO_TIMERS", "in-process")
-    if timers == "off":  # tests that drive `expire_turn` themselves
-        return
-    if timers != "celery":
-        from cacho.live.timers import TIMERS
-
-        TIMERS.schedule(match_id, version, deadline_ms)  # embedded: a thread of this process
-        return
     eta = dt.datetime.fromtimestamp(deadline_ms / 1000, tz=dt.UTC)
     expire_turn.apply_async((str(match_id), version), eta=eta)

@@ -1,7 +1,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from frontend import views
+from frontend import evening_views, views
+from frontend.limits import login_limited, signup_limited
 
 app_name = "frontend"
 
@@ -10,16 +11,25 @@ urlpatterns = [
     path("matches/<str:match_id>/", views.match, name="match"),
     path("matches/<str:match_id>/replay", views.replay, name="replay"),
     path("clubs/", views.clubs, name="clubs"),
+    path("clubs/new/", evening_views.club_new, name="club-new"),
     path("clubs/<int:club_id>/", views.club, name="club"),
+    path("clubs/<int:club_id>/manage/", evening_views.club_manage, name="club-manage"),
     path("tournaments/<int:tournament_id>/", views.tournament, name="tournament"),
     path("organise/", views.organise, name="organise"),
+    path("organise/<int:tournament_id>/entries/", evening_views.desk, name="desk"),
     path("scorekeeper/", views.scorekeeper, name="scorekeeper"),
+    path("scorekeeper/tables/<int:table_id>/", views.scorekeeper_table, name="scorekeeper-table"),
+    path("disputes/", views.disputes, name="disputes"),
+    path("disputes/<int:dispute_id>/", views.dispute, name="dispute"),
     path("me/", views.profile, name="profile"),
-    path("signup/", views.signup, name="signup"),
+    path("signup/", signup_limited(views.signup), name="signup"),
     path(
         "login/",
-        auth_views.LoginView.as_view(template_name="frontend/login.html", next_page="frontend:profile"),
+        login_limited(
+            auth_views.LoginView.as_view(template_name="frontend/login.html", next_page="frontend:profile")
+        ),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(next_page="frontend:home"), name="logout"),
+    path("players/<str:username>/", views.player, name="player"),
 ]

@@ -6,16 +6,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
-from frontend.labels import labels
+from frontend.evening_labels import clock_labels, evening_labels
+from frontend.forms import SignupForm
+from frontend.labels import (
+    dispute_reasons,
+    labels,
+    lobby_labels,
+    replay_labels,
+    scorekeeper_labels,
+    table_labels,
+    tournament_page_labels,
+)
 from tournaments import catalogue
+from tournaments.models import Tournament
 
 
 def _page(request: HttpRequest, template: str, **context: Any) -> HttpResponse:
@@ -24,23 +34,26 @@ def _page(request: HttpRequest, template: str, **context: Any) -> HttpResponse:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return _page(
-        request,
-        "home.html",
-        mode=settings.CACHO_MODE,
-        database=settings.CACHO_DATABASE,
-        channel_layer=settings.CACHO_CHANNEL_LAYER,
-        timers=settings.CACHO_TIMERS,
-    )
+    """The lobby: `lobby.js` fills it from `GET /api/lobby` (the server's mode, database and
+    channel layer are for operators: `/healthz`)."""
+    return _page(request, "home.html", labels=_lobby_labels())
 
 
 def match(request: HttpRequest, match_id: str) -> HttpResponse:
     """The live table (player or spectator: the socket decides what this viewer sees)."""
-    return _page(request, "match.html", match_id=match_id)
+    return _page(
+        request,
+        "match.html",
+        match_id=match_id,
+        reasons=dispute_reasons().items(),
+        labels={**labels(), "t": table_labels(), "evening": {"clock": clock_labels()}},
+    )
 
 
 def replay(request: HttpRequest, match_id: str) -> HttpResponse:
-    return _page(request, "replay.html", match_id=match_id)
+    return _page(
+        request, "replay.html", match_id=match_id, labels={**labels(), "replay_page": replay_labels()}
+    )
 
 
 def clubs(request: HttpRequest) -> HttpResponse:
@@ -48,57 +61,112 @@ def clubs(request: HttpRequest) -> HttpResponse:
 
 
 def club(request: HttpRequest, club_id: int) -> HttpResponse:
-    return _page(request, "club.html", club_id=club_id)
+    return _page(request, "club.html", club_id=club_id, labels={**labels(), "evening": evening_labels()})
 
 
 def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return _page(request, "tournament.html", tournament_id=tournament_id)
+    """A tournament that does not exist is the site's 404 page, not an error inside this one."""
+    if not Tournament.objects.filter(pk=tournament_id).exists():
+        raise Http404(_("No such tournament."))
+    page_labels = {
+        **labels(),
+        "tournament_page": tournament_page_labels(),
+        "evening": {"clock": clock_labels()},
+        "sk": scorekeeper_labels(),
+    }
+    return _page(request, "tournament.html", tournament_id=tournament_id, labels=page_labels)
 
 
 @login_required(login_url="frontend:login")
 def organise(request: HttpRequest) -> HttpResponse:
-    """The rulesets and their options come from `GET /api/rulesets`; the stage formats with it."""
-    return _page(request, "organise.html", formats=catalogue.formats())
+    """The rulesets and their options come from `GET /api/rulesets`; the stage formats and the
+    standings' points scales and byes with the page."""
+    return _page(
+        request,
+        "organise.html",
+        formats=catalogue.formats(),
+        standings=catalogue.standings_options(),
+        labels={**labels(), "evening": evening_labels()},
+    )
 
 
 @login_required(login_url="frontend:login")
 def scorekeeper(request: HttpRequest) -> HttpResponse:
-    names = labels()["boxes"]
-    boxes = [(box, names[box]) for box in ("ones", "twos", "threes", "fours", "fives", "sixes")]
-    boxes += [(box, names[box]) for box in ("straight", "full", "four")] + [("grande", names["grande_1"])]
-    names = catalogue.ruleset_names()
-    rulesets = [
-        (code, names[code]) for code in ("alalay", "dudo", "cacho-chileno", "cacho-online", "liars-dice")
-    ]
-    return _page(request, "scorekeeper.html", boxes=boxes, rulesets=rulesets)
+    """The tables where the user keeps score (`GET /api/me/scorekeeping`), and the import of
+    a record file that belongs to no table."""
+    return _page(request, "scorekeeper.html", labels={**labels(), "sk": scorekeeper_labels()})
+
+
+@login_required(login_url="frontend:login")
+def scorekeeper_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A physical table's scorekeeper screen: `scorekeeper.js` reads and writes its sheet
+    through `/api/tables/<id>/…`; the site's 404 for a table that does not exist."""
+    from tournaments.models import Table
+
+    if not Table.objects.filter(pk=table_id).exists():
+        raise Http404(_("No such table."))
+    return _page(
+        request, "scorekeeper_table.html", table_id=table_id, labels={**labels(), "sk": scorekeeper_labels()}
+    )
 
 
 @login_required(login_url="frontend:login")
 def profile(request: HttpRequest) -> HttpResponse:
-    """Links only (no match state). The clubs are also served by `GET /api/me/memberships`."""
-    from cacho.models import Seat
+    """My matches (`matches-list.js`, from `GET /api/me/match-history`) and my clubs."""
     from tournaments.models import Membership
 
-    seats = Seat.objects.filter(user=request.user).select_related("match").order_by("-match__created_at")[:50]
-    names = catalogue.ruleset_names()
-    mine = [
-        {
-            "id": str(s.match_id),
-            "ruleset": s.match.ruleset,
-            "ruleset_name": names.get(s.match.ruleset, s.match.ruleset),
-            "status": s.match.status,
-        }
-        for s in seats
-    ]
-    mine.sort(key=lambda m: m["status"] == "finished")  # live ones first
     clubs = Membership.objects.filter(user=request.user).select_related("club").order_by("club__name")
-    return _page(request, "profile.html", my_matches=mine, memberships=clubs)
+    return _page(
+        request,
+        "profile.html",
+        memberships=clubs,
+        username=request.user.get_username(),
+        source=reverse("tournaments-api:my-match-history"),
+        labels=_lobby_labels(),
+    )
+
+
+@login_required(login_url="frontend:login")
+def disputes(request: HttpRequest) -> HttpResponse:
+    """The referee queue: the open disputes of the clubs the user referees (GET /api/disputes)."""
+    return _page(request, "disputes.html")
+
+
+@login_required(login_url="frontend:login")
+def dispute(request: HttpRequest, dispute_id: int) -> HttpResponse:
+    """One dispute: its trail and comments; for referees the review, the pause and the ruling.
+    What the viewer may see and do comes from the API (`can_rule`)."""
+    return _page(request, "dispute.html", dispute_id=dispute_id)
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    form = UserCreationForm(request.POST or None)
+    """A new account; the clubs that invited its email make it a member at once."""
+    from tournaments.services.members import accept_invitations
+
+    form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        accept_invitations(user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(reverse("frontend:profile"))
     return _page(request, "signup.html", form=form)
+
+
+def _lobby_labels() -> dict[str, Any]:
+    return {**labels(), "lobby": lobby_labels()}
+
+
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's page: their tournaments and matches (`matches-list.js`, from
+    `GET /api/players/<username>` and `/matches`); the site's 404 for an unknown name."""
+    from django.contrib.auth import get_user_model
+
+    if not get_user_model().objects.filter(username=username).exists():
+        raise Http404("no such player")
+    return _page(
+        request,
+        "player.html",
+        username=username,
+        source=reverse("tournaments-api:player-matches", args=[username]),
+        labels=_lobby_labels(),
+    )

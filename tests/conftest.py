@@ -1,2 +1,110 @@
 """Shared pytest setup. Kept minimal: engine tests are pure and never touch a database;
-pytest-django only opens one for tests marked `django_db`."""
+pytest-django only opens one for tests marked `django_db`, or that use `committed_db`.
+
+Tests marked `sqlite_too` run on PostgreSQL with the suite, and again on SQLite in a
+process of their own (tests/test_foundation/test_sqlite_run.py), as embedded mode stores
+them."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+# The test process borrows no pooled connections: its tests hold connections in threads of
+# their own (across barriers, past a request's end), which no server does and a bounded pool
+# would make wait on each other. The servers the tests start (tests/live, tests/test_foundation)
+# run with the pool as deployed.
+if "pool" in settings.DATABASES["default"].get("OPTIONS", {}):
+    settings.DATABASES["default"]["OPTIONS"].pop("pool")
+    settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+
+
+@pytest.fixture(scope="session")
+def test_database(
+    django_db_setup: None, django_db_blocker: Any, request: pytest.FixtureRequest
+) -> Iterator[None]:
+    """pytest-django creates the test database only when a collected test is marked
+    `django_db` (or asks for `db`): a run of `committed_db` tests alone would otherwise use
+    the development database. Then it is created here, and destroyed at the end."""
+    from django.test.utils import setup_databases, teardown_databases
+
+    wanted = {"db", "transactional_db", "live_server"}
+    if any(
+        item.get_closest_marker("django_db") or wanted & set(getattr(item, "fixturenames", ()))
+        for item in request.session.items
+    ):
+        yield
+        return
+    with django_db_blocker.unblock():
+        created = setup_databases(verbosity=0, interactive=False, aliases={"default"})
+    yield
+    with django_db_blocker.unblock():
+        teardown_databases(created, verbosity=0)
+
+
+@pytest.fixture
+def committed_db(test_database: None, django_db_blocker: Any) -> Iterator[None]:
+    """The test database in autocommit, as the servers use it (no transaction around the
+    test), emptied afterwards (tests/database.py) once the after-commit work of the test
+    has run; then, as after Django's transactional tests, every connection is closed (one
+    left inside a transaction would hold back the readers of the global order)."""
+    from django.db import connections
+
+    from cacho.services import notices
+    from cacho.services.dispatch import DISPATCH
+    from tests.database import empty_tables
+
+    with django_db_blocker.unblock():
+        try:
+            yield
+        finally:
+            DISPATCH.drain()
+            notices.settle()
+            empty_tables()
+            DISPATCH.call(connections.close_all)  # the after-commit thread's own
+            DISPATCH.drain()
+            connections.close_all()
+
+
+_SQLITE_TRIGGERS: dict[str, str] = {}
+
+
+@pytest.fixture(autouse=True)
+def sqlite_can_empty_its_database(request: pytest.FixtureRequest) -> Iterator[None]:
+    """On SQLite a transactional test's database is emptied by DELETE, which the append-only
+    triggers refuse (PostgreSQL empties it by TRUNCATE, which they allow): the triggers are
+    lifted for the emptying and put back for the next test."""
+    if request.node.get_closest_marker("sqlite_too") is None or os.environ.get("DATABASE_URL"):
+        yield
+        return
+    from django.db import connection
+
+    request.getfixturevalue("transactional_db")
+    with connection.cursor() as cursor:
+        present = {
+            name for (name,) in cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        }
+        for name, sql in _SQLITE_TRIGGERS.items():
+            if name not in present:
+                cursor.execute(sql)
+    yield
+    with connection.cursor() as cursor:
+        rows = list(cursor.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"))
+        for name, sql in rows:
+            _SQLITE_TRIGGERS[name] = sql
+            cursor.execute(f'DROP TRIGGER "{name}"')
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits() -> Iterator[None]:
+    """Rate limits (cacho.limits) count per address, and every test client is 127.0.0.1:
+    a test that counted leaves no count behind for the next one."""
+    yield
+    limits = sys.modules.get("cacho.limits")
+    if limits is not None and limits.used():
+        limits.clear()

@@ -1,5 +1,6 @@
-"""Admin for clubs, members and tournaments. The event log and projections are read-only:
-changes to a running tournament go through the write path (the API), never the admin."""
+"""Admin for clubs and members. Tournaments, entries, their log and projections are
+read-only here: every change to them goes through the write path (`tournaments.services`,
+the API and the pages), which records it in the tournament's log."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from django.http import HttpRequest
 
 from tournaments.models import (
     Club,
+    ClubEvent,
+    ClubInvitation,
     Entry,
     EntryMember,
     Membership,
-    ProjectionCheckpoint,
     Round,
     Stage,
     StandingRow,
@@ -59,14 +61,20 @@ class MembershipAdmin(admin.ModelAdmin):
 class EntryMemberInline(admin.TabularInline):
     model = EntryMember
     extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(ReadOnly):
     list_display = ["name", "tournament", "status", "seed", "rating", "is_bot"]
     list_filter = ["status", "is_bot"]
     search_fields = ["name", "tournament__name"]
-    readonly_fields = ["status", "seed", "checked_in_at", "withdrawn_after_round"]
     inlines = [EntryMemberInline]
 
 
@@ -77,22 +85,16 @@ class StageInline(admin.TabularInline):
     readonly_fields = ["number", "name", "format", "params", "status"]
     fields = readonly_fields
 
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(ReadOnly):
     list_display = ["name", "club", "game", "ruleset", "status", "version", "created_at"]
     list_filter = ["status", "game", "club"]
     search_fields = ["name"]
-    readonly_fields = [
-        "status",
-        "options_hash",
-        "draw_commitment",
-        "version",
-        "head_hash",
-        "started_at",
-        "finished_at",
-    ]
-    exclude = ["draw_seed"]
+    exclude = ["draw_seed"]  # the draw's secret, until the start reveals it in the log
     inlines = [StageInline]
 
 
@@ -126,6 +128,14 @@ class StandingRowAdmin(ReadOnly):
     list_display = ["tournament", "rank", "entry", "points", "tiebreak"]
 
 
-@admin.register(ProjectionCheckpoint)
-class ProjectionCheckpointAdmin(ReadOnly):
-    list_display = ["name", "position", "updated_at"]
+@admin.register(ClubEvent)
+class ClubEventAdmin(ReadOnly):
+    list_display = ["club", "version", "type", "actor", "recorded_at"]
+    list_filter = ["type"]
+
+
+@admin.register(ClubInvitation)
+class ClubInvitationAdmin(ReadOnly):
+    list_display = ["club", "email", "role", "status", "created_at"]
+    list_filter = ["status", "role"]
+    search_fields = ["email", "club__name"]

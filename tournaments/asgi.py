@@ -1,7 +1,8 @@
 """ASGI entry point: ``uvicorn tournaments.asgi:application``.
 
-HTTP goes to Django; websockets go through the origin check and the session/auth
-middleware to the routes in `cacho.routing`.
+HTTP goes to Django; websockets go through the origin check (scheme, host and port:
+`tournaments.origins`) and the session/auth
+middleware to the routes in `tournaments.routing` (the match server's and the disputes').
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from cacho.routing import websocket_urlpatterns  # noqa: E402
 from cacho.services.startup import load_write_path  # noqa: E402
+from tournaments.origins import SameOriginValidator  # noqa: E402
+from tournaments.routing import websocket_urlpatterns  # noqa: E402
 
 # The first move's notice would otherwise import the channel layer's backend.
 load_write_path()
@@ -30,8 +31,11 @@ if settings.CACHO_TIMERS == "in-process":
     # Embedded mode has no Celery: this process keeps the turn deadlines, and sweeps at
     # start-up the ones that passed while it was down.
     from cacho.live.timers import TIMERS
+    from tournaments.services.results import start_sweeper
 
     TIMERS.start()
+    # … and the tournaments' safety net that Celery beat runs elsewhere.
+    start_sweeper()
 
 if settings.CACHO_DEMO_BOTS:
     # The demo club's bots play in this process, so that their moves reach the sockets
@@ -47,6 +51,6 @@ gc.freeze()
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -1,6 +1,7 @@
 """What an organiser chooses from, in plain language: each ruleset with its game and its
 options (allowed values and default from the engine, a title and a help text translated
-here), the stage formats with their parameters, and the names of the standings criteria.
+here), the stage formats with their parameters, the standings' points scales and bye
+points, and the names of the standings criteria.
 
 Served by `GET /api/rulesets` and used by the organiser console. Every text is translated
 when the function is called, so call these inside a request (its language is active).
@@ -8,7 +9,6 @@ when the function is called, so call these inside a request (its language is act
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -16,6 +16,7 @@ from django.utils.translation import pgettext
 
 from tournaments import matches
 from tournaments.competition import tables
+from tournaments.services.stage_data import USUAL_STAGES
 
 # The rulesets in the order an organiser meets them.
 ORDER = ("dudo", "cacho-chileno", "cacho-online", "liars-dice", "alalay")
@@ -142,13 +143,7 @@ def _value_names() -> dict[str, str]:
 
 def _option_specs(ruleset: str) -> list[tuple[str, tuple[object, ...], object]]:
     """(name, allowed values, default) of each option of a ruleset, from the engine."""
-    if ruleset == "alalay":
-        from cacho.engine.alalay.events import Options
-
-        return [(f.name, (False, True), f.default) for f in dataclasses.fields(Options)]
-    from cacho.engine.bidding.rules import OPTIONS
-
-    return [(name, tuple(values), default) for name, (values, default) in OPTIONS.get(ruleset, {}).items()]  # type: ignore[call-overload]
+    return [(spec.name, spec.values, spec.default) for spec in matches.option_specs(ruleset)]
 
 
 def rulesets() -> list[dict[str, Any]]:
@@ -181,6 +176,8 @@ def rulesets() -> list[dict[str, Any]]:
                 "name": names.get(ruleset, ruleset),
                 "description": descriptions.get(ruleset, ""),
                 "options": options,
+                "main_format": USUAL_STAGES[matches.game_of(ruleset)]["main"],
+                "playoff_format": USUAL_STAGES[matches.game_of(ruleset)]["playoffs"],
             }
         )
     return result
@@ -190,7 +187,7 @@ def formats() -> list[dict[str, Any]]:
     """The stage formats: name, help, the games they suit, their parameters with defaults."""
 
     def param(name: str, label: str, default: int, low: int, high: int) -> dict[str, Any]:
-        return {"name": name, "label": label, "default": default, "min": low, "max": high}
+        return {"name": name, "type": "integer", "label": label, "default": default, "min": low, "max": high}
 
     # The bounds the competition core enforces (`tables.SMALLEST_TABLE`..`LARGEST_TABLE`: 2–6).
     table_size = param("table_size", _("Players per table"), 6, tables.SMALLEST_TABLE, tables.LARGEST_TABLE)
@@ -201,7 +198,14 @@ def formats() -> list[dict[str, Any]]:
             "name": _("Swiss"),
             "help": _("Swiss: several rounds, players with similar scores meet."),
             "games": both,
-            "params": [param("rounds", _("Rounds"), 3, 1, 50), table_size],
+            "params": [
+                param("rounds", _("Rounds"), 3, 1, 50),
+                table_size,
+                # the smallest table the pairing may make when the field does not split evenly
+                param(
+                    "min_size", _("Fewest players at a table"), 2, tables.SMALLEST_TABLE, tables.LARGEST_TABLE
+                ),
+            ],
         },
         {
             "format": "round_robin",
@@ -222,7 +226,18 @@ def formats() -> list[dict[str, Any]]:
             "name": _("Single elimination"),
             "help": _("Single elimination bracket."),
             "games": ["dudo"],
-            "params": [],
+            "params": [
+                {
+                    "name": "third_place",
+                    "type": "boolean",
+                    "label": _("Match for third place"),
+                    "default": False,
+                    "help": _(
+                        "The semi-final losers play for third place (from four entries up); "
+                        "without it they share third place."
+                    ),
+                }
+            ],
         },
         {
             "format": "double_elimination",
@@ -250,6 +265,68 @@ def formats() -> list[dict[str, Any]]:
             ],
         },
     ]
+
+
+def standings_options() -> dict[str, Any]:
+    """How results become points (the scales, `share` by default) and what a bye is worth:
+    the `standings` of a new tournament (`{"scale", "fixed", "bye_points"}`)."""
+    from tournaments.competition import standings
+
+    return {
+        "default_scale": standings.SHARE,
+        "scales": [
+            {
+                "scale": standings.SHARE,
+                "name": _("A share of the table"),
+                "help": _(
+                    "1 point for a table win, 0 for last place, evenly spaced between (at a table "
+                    "of 4: 1, ⅔, ⅓, 0): a win is worth the same at every table size."
+                ),
+                "available": True,
+            },
+            {
+                "scale": standings.TABLE_SIZE,
+                "name": _("By table size"),
+                "help": _(
+                    "A point for every player finished ahead of: at a table of n the winner gets "
+                    "n−1, last place 0, so a win at a bigger table is worth more."
+                ),
+                "available": True,
+            },
+            {
+                "scale": standings.FIXED,
+                "name": _("Fixed points by place"),
+                "help": _(
+                    "The points you list for first, second, third… place; places beyond the list get 0."
+                ),
+                "available": True,
+            },
+            {
+                "scale": standings.REPORTED,
+                "name": _("As reported"),
+                "help": _(
+                    "The points each result reports. The tables report placements only, so this "
+                    "scale cannot be chosen here yet."
+                ),
+                # No result carries points today (`matches.SeatResult`): a tournament on this
+                # scale would refuse its first result.
+                "available": False,
+            },
+        ],
+        "fixed": {
+            "label": _("Points by place, first to last"),
+            "help": _("Numbers separated by commas, for example 10, 7, 5, 3."),
+        },
+        "bye_points": {
+            "label": _("Points for a bye"),
+            "help": _(
+                "What a bye is worth in a Swiss round or an Alalay qualifying round; empty: a win "
+                "(1 point on the default scale). A round robin's sit-out and a bracket bye earn "
+                "nothing."
+            ),
+            "default": None,
+        },
+    }
 
 
 def criteria_names() -> dict[str, str]:

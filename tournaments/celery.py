@@ -8,8 +8,10 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``).
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import task_prerun, worker_ready, worker_shutdown
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings")
 
@@ -18,14 +20,60 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 # The safety nets of live play: turns whose timer task was lost (a worker died holding
-# it: pitfalls.md) and presence rows of sockets that vanished.
+# it: docs/pitfalls.md) and presence rows of sockets that vanished.
 app.conf.beat_schedule = {
     "cacho-sweep-deadlines": {"task": "cacho.sweep_deadlines", "schedule": 1.0},
     "cacho-sweep-connections": {"task": "cacho.sweep_connections", "schedule": 60.0},
 }
 
-# The tournament results projection catches up with the match log (checkpointed, idempotent).
+# The tournaments' safety net: tables whose match ended without their result being
+# recorded (a lost task, a failure) and finished rounds not yet followed by the next.
 app.conf.beat_schedule = {
     **(app.conf.beat_schedule or {}),
-    "tournaments-project-results": {"task": "tournaments.project_results", "schedule": 5.0},
+    "tournaments-sweep": {"task": "tournaments.sweep", "schedule": 5.0},
 }
+
+
+# ---------------------------------------------------------------- deploy: logs and metrics
+# The ids a task works for, for the structured logs (cacho.logs): its first argument.
+TASK_IDS = {
+    "cacho.expire_turn": "match",
+    "tournaments.record_match": "match",
+    "tournaments.advance_tournament": "tournament",
+}
+
+
+@task_prerun.connect
+def _bind_log_ids(task: Any = None, args: Any = None, **_: Any) -> None:
+    from cacho import logs
+
+    name = TASK_IDS.get(getattr(task, "name", ""))
+    ids = dict.fromkeys(logs.IDS)
+    if name and args:
+        ids[name] = args[0]
+    logs.bind(**ids)
+
+
+@worker_ready.connect
+def _ready(**_: Any) -> None:
+    """A worker apart from any web process serves its own figures (CACHO_METRICS_PORT), and
+    says it is ready in a file (CACHO_WORKER_READY_FILE: a probe's `test -f`)."""
+    from django.conf import settings
+
+    port = getattr(settings, "CACHO_METRICS_PORT", None)
+    if port:
+        from tournaments.metrics import serve_worker_metrics
+
+        serve_worker_metrics(port)
+    ready = getattr(settings, "CACHO_WORKER_READY_FILE", None)
+    if ready is not None:
+        ready.touch()
+
+
+@worker_shutdown.connect
+def _not_ready(**_: Any) -> None:
+    from django.conf import settings
+
+    ready = getattr(settings, "CACHO_WORKER_READY_FILE", None)
+    if ready is not None:
+        ready.unlink(missing_ok=True)

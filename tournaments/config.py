@@ -19,6 +19,7 @@ as ``python -m tournaments.config`` to print the mode.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import sys
 from collections.abc import Mapping
@@ -57,10 +58,26 @@ class Config:
     # planned once); off behind a pooler that cannot keep them (PgBouncer before 1.21, or
     # without max_prepared_statements, in transaction mode).
     prepared_statements: bool = True
-    # The Unix socket of this host's notice relay (cacho.services.relay), or "" to write
-    # every notice to Redis from the committing process. A relay that is not running
-    # costs nothing but the fallback.
-    notice_relay: str = ""
+    # --- deploy: pooling, logs, metrics (docs/deploy.md) ---
+    # Behind a transaction-mode pooler (PgBouncer `pool_mode = transaction`): no server-side
+    # cursors (Django's WITH HOLD cursors outlive the transaction the pooler lends), and the
+    # prepared statements off unless CACHO_DB_PREPARED says otherwise.
+    transaction_pooling: bool = False
+    log_format: str = "plain"  # "plain" | "json" (cacho.logs)
+    # prometheus-client's multiprocess directory: every uvicorn and Celery process of the
+    # host writes its figures there and /metrics sums them. Unset: one process's own.
+    metrics_dir: Path | None = None
+    metrics_token: str | None = None  # `Authorization: Bearer <token>` opens /metrics
+    metrics_allow: tuple[str, ...] = ("127.0.0.1/32", "::1/128")  # ... and so do these networks
+    metrics_port: int | None = None  # a Celery worker serves its own figures on this port
+    # A Celery worker touches this file once ready and removes it on shutdown (the readiness
+    # probe of a process without HTTP: `test -f`).
+    worker_ready_file: Path | None = None
+    # Each process's PostgreSQL connections: psycopg's pool through Django's `pool` option,
+    # at most `db_pool_max` (0: no pool and no persistent connection: one per request).
+    db_pool_min: int = 1
+    db_pool_max: int = 8
+    db_pool_timeout: float = 10.0
 
     @property
     def production(self) -> bool:
@@ -151,6 +168,17 @@ def _list(environ: Mapping[str, str], name: str) -> tuple[str, ...] | None:
     return tuple(item.strip() for item in value.split(",") if item.strip())
 
 
+def _networks(environ: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """Comma-separated IP networks (`10.0.0.0/8`, a lone address); loopback by default."""
+    items = _list(environ, name)
+    if items is None:
+        return ("127.0.0.1/32", "::1/128")
+    try:
+        return tuple(str(ipaddress.ip_network(item, strict=False)) for item in items)
+    except ValueError as exc:
+        raise ConfigError(f"{name}={environ[name]!r}: {exc}") from exc
+
+
 def load(environ: Mapping[str, str]) -> Config:
     env = (_get(environ, "CACHO_ENV") or "development").lower()
     if env not in ("development", "production"):
@@ -180,6 +208,13 @@ def load(environ: Mapping[str, str]) -> Config:
     data_dir = Path(_get(environ, "CACHO_DATA_DIR") or BASE_DIR / "var")
     static_root = Path(_get(environ, "STATIC_ROOT") or BASE_DIR / "staticfiles")
 
+    # --- deploy ---
+    transaction_pooling = _bool(environ, "CACHO_DB_TRANSACTION_POOLING", False)
+    log_format = (_get(environ, "LOG_FORMAT") or ("json" if production else "plain")).lower()
+    if log_format not in ("plain", "json"):
+        raise ConfigError(f"LOG_FORMAT={log_format!r}: expected 'plain' or 'json'")
+    metrics_dir = _get(environ, "PROMETHEUS_MULTIPROC_DIR")
+
     return Config(
         env=env,
         secret_key=secret_key or DEV_SECRET_KEY,
@@ -194,9 +229,31 @@ def load(environ: Mapping[str, str]) -> Config:
         hsts_seconds=_int(environ, "HSTS_SECONDS", 31_536_000 if production else 0),
         log_level=(_get(environ, "LOG_LEVEL") or "INFO").upper(),
         demo_bots=_bool(environ, "CACHO_DEMO_BOTS", False),
-        prepared_statements=_bool(environ, "CACHO_DB_PREPARED", True),
-        notice_relay=_get(environ, "CACHO_NOTICE_RELAY") or "",
+        prepared_statements=_bool(environ, "CACHO_DB_PREPARED", not transaction_pooling),
+        **_pool(environ),
+        # --- deploy ---
+        transaction_pooling=transaction_pooling,
+        log_format=log_format,
+        metrics_dir=Path(metrics_dir) if metrics_dir else None,
+        metrics_token=_get(environ, "CACHO_METRICS_TOKEN"),
+        metrics_allow=_networks(environ, "CACHO_METRICS_ALLOW"),
+        metrics_port=_int(environ, "CACHO_METRICS_PORT", 0) or None,
+        worker_ready_file=Path(ready_file)
+        if (ready_file := _get(environ, "CACHO_WORKER_READY_FILE"))
+        else None,
     )
+
+
+def _pool(environ: Mapping[str, str]) -> dict[str, int | float]:
+    low, high = _int(environ, "CACHO_DB_POOL_MIN", 1), _int(environ, "CACHO_DB_POOL_MAX", 8)
+    timeout = _get(environ, "CACHO_DB_POOL_TIMEOUT") or "10"
+    try:
+        wait = float(timeout)
+    except ValueError as exc:
+        raise ConfigError(f"CACHO_DB_POOL_TIMEOUT={timeout!r} is not a number of seconds") from exc
+    if high < 0 or low < 0 or (high and low > high) or wait <= 0:
+        raise ConfigError("CACHO_DB_POOL_MIN <= CACHO_DB_POOL_MAX, both 0 or more; CACHO_DB_POOL_TIMEOUT > 0")
+    return {"db_pool_min": low, "db_pool_max": high, "db_pool_timeout": wait}
 
 
 def main() -> int:

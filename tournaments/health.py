@@ -158,3 +158,55 @@ async def healthz(request: HttpRequest) -> JsonResponse:
     if failing:
         body["failing"] = failing
     return JsonResponse(body, status=503 if failing else 200)
+
+
+# ------------------------------------------------------------------ readiness (deploy)
+# `/healthz` answers whether this process and what it needs answer (the liveness probe:
+# a process that cannot reach them for long is restarted); `/readyz` whether it should
+# be sent traffic now: the same checks, and the database schema at this code's
+# migrations (a new release's pods wait for its migration job). Once the schema is
+# found current it stays so for the process (migrations only move forward).
+_SCHEMA_CURRENT = False
+
+
+def check_migrations(alias: str = "default") -> Check:
+    global _SCHEMA_CURRENT
+    if _SCHEMA_CURRENT:
+        return {"ok": True}
+    from django.db.migrations.executor import MigrationExecutor
+
+    started = time.perf_counter()
+    result: Check = {"ok": False}
+    try:
+        executor = MigrationExecutor(connections[alias])
+        plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+        result["ok"] = not plan
+        if plan:
+            result["error"] = f"{len(plan)} migration(s) not applied, e.g. {plan[0][0]}"
+        _SCHEMA_CURRENT = not plan
+    except Exception as exc:
+        result["error"] = _error(exc)
+    result["ms"] = _elapsed_ms(started)
+    return result
+
+
+@never_cache
+@require_GET
+async def readyz(request: HttpRequest) -> JsonResponse:
+    try:
+        checks = await run_checks()
+        if checks["database"].get("ok"):
+            checks["migrations"] = await sync_to_async(check_migrations, thread_sensitive=True)()
+        else:
+            checks["migrations"] = {"ok": False, "error": "the database does not answer"}
+    except Exception as exc:  # never a 500
+        checks = {"readyz": {"ok": False, "error": _error(exc)}}
+    failing = sorted(name for name, check in checks.items() if not check.get("ok"))
+    body: dict[str, Any] = {
+        "status": "fail" if failing else "ok",
+        "mode": settings.CACHO_MODE,
+        "checks": checks,
+    }
+    if failing:
+        body["failing"] = failing
+    return JsonResponse(body, status=503 if failing else 200)

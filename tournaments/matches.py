@@ -2,33 +2,41 @@
 
 Everything the competition layer needs from a match goes through here: create the
 match of a table (`create_table_match`), read a finished match's result from its
-event stream (`match_result`), forfeit what a withdrawn entry has left
-(`forfeit_seat`), and play bots (`bot_payload`). When `cacho` changes shape, this is
-the file to fix. The dependency points one way: `cacho` never imports `tournaments`.
+event stream (`match_result`, one line per seat, by the seat's index in the match),
+forfeit what a withdrawn entry has left (`forfeit_seat`), and play bots (`bot_move`).
+Seats are known by their index in the match: the names a match shows are labels fixed
+when it was created. When `cacho` changes shape, this is the file to fix. The dependency
+points one way: `cacho` never imports `tournaments`.
 """
 
 from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cacho import log_order
 from cacho.engine.errors import RuleError
 from cacho.engine.games import game_for
-from cacho.log_order import LogPosition
-from cacho.models import Event, Match
+from cacho.models import Event, Match, MatchSummary, Seat
 from cacho.services import matches as match_service
-from cacho.store import read_all_after, read_stream
-
-INSTANT_WIN_REASONS = frozenset({"dormida", "panza-de-oro", "four-in-every-number"})
+from cacho.store import read_stream
 
 
 def game_of(ruleset: str) -> str:
     """ "dudo" or "alalay" for a ruleset; RuleError `unknown-ruleset` otherwise."""
     return game_for(ruleset).name
+
+
+def traits(ruleset: str) -> dict[str, Any]:
+    """What the pages draw differently for this ruleset's game (`cacho.engine.traits`)."""
+    return game_for(ruleset).traits.as_json()
+
+
+def option_specs(ruleset: str) -> tuple[Any, ...]:
+    """The options of a ruleset, from the engine (name, values, default)."""
+    return game_for(ruleset).options(ruleset)
 
 
 def rulesets() -> dict[str, tuple[str, ...]]:
@@ -45,8 +53,10 @@ def create_table_match(
     options: dict[str, Any],
     turn_seconds: int,
     ref: str,
+    physical: bool = False,
 ) -> uuid.UUID:
-    """A live match for a table; `seat_names[0]` opens. Users (or None) take their seats."""
+    """A live match for a table; `seat_names[0]` opens. Users (or None) take their seats.
+    `physical`: its scorekeeper enters it (no die rolled, no clock)."""
     match = match_service.create_match(
         ruleset,
         list(seat_names),
@@ -54,6 +64,7 @@ def create_table_match(
         turn_seconds=turn_seconds,
         first_seat=0,
         tournament_ref=ref,
+        physical=physical,
     )
     for index, user in enumerate(users):
         if user is not None:
@@ -73,7 +84,9 @@ def check_setup(ruleset: str, options: dict[str, Any], table_size: int, turn_sec
 
 @dataclass(frozen=True)
 class SeatResult:
-    seat: str
+    """A seat's line in a finished match's result, as the engine decides it."""
+
+    seat: int  # the seat's index in the match
     placement: int
     dice_left: int = 0
     eliminations: int = 0
@@ -82,7 +95,6 @@ class SeatResult:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "seat": self.seat,
             "placement": self.placement,
             "dice_left": self.dice_left,
             "eliminations": self.eliminations,
@@ -98,171 +110,163 @@ class MatchOutcome:
     last_version: int = 0
 
 
-def _placements(order: Sequence[Sequence[str]]) -> dict[str, int]:
-    """Competition ranking from tiers, best first: (a), (b, c), (d) -> 1, 2, 2, 4."""
-    out: dict[str, int] = {}
-    place = 1
-    for tier in order:
-        for name in tier:
-            out[name] = place
-        place += len(tier)
-    return out
-
-
-def _bidding_result(events: Sequence[dict[str, Any]], players: Sequence[str], state: Any) -> list[SeatResult]:
-    game = game_for("dudo")
-    out_step: dict[str, int] = {}
-    credit: dict[str, int] = dict.fromkeys(players, 0)
-    for step, event in enumerate(events):
-        if event["type"] == "round_resolved":
-            caller, target = event.get("caller"), event.get("target")
-            for name in event.get("eliminated") or ():
-                out_step.setdefault(name, step)
-                if name == target and caller in credit and caller != name:
-                    credit[caller] += 1
-                elif name == caller and target in credit and target != name:
-                    credit[target] += 1
-        elif event["type"] == "player_abandoned":
-            out_step.setdefault(event["player"], step)
-    winners = list(game.winners(state))
-    dice = game.scores(state)["dice"]
-    alive = [p for p in players if p not in out_step and p not in winners]
-    by_step: dict[int, list[str]] = {}
-    for name, step in out_step.items():
-        if name not in winners:
-            by_step.setdefault(step, []).append(name)
-    tiers: list[list[str]] = [winners] if winners else []
-    if alive:
-        tiers.append(alive)
-    tiers += [sorted(by_step[s]) for s in sorted(by_step, reverse=True)]
-    place = _placements(tiers)
-    return [SeatResult(p, place[p], dice_left=int(dice.get(p, 0)), eliminations=credit[p]) for p in players]
-
-
-def _alalay_result(events: Sequence[dict[str, Any]], players: Sequence[str], state: Any) -> list[SeatResult]:
-    game = game_for("alalay")
-    totals: dict[str, int] = game.scores(state)["totals"]
-    winners = list(game.winners(state))
-    reason = next((e.get("reason") for e in events if e["type"] == "match_ended"), None)
-    left = {e["entry"] for e in events if e["type"] == "entry_abandoned"}
-    rest = [p for p in players if p not in winners]
-    tiers: list[list[str]] = [winners] if winners else []
-    for group in ([p for p in rest if p not in left], [p for p in rest if p in left]):
-        for total in sorted({totals[p] for p in group}, reverse=True):
-            tiers.append(sorted(p for p in group if totals[p] == total))
-    place = _placements(tiers)
-    instant = reason in INSTANT_WIN_REASONS
-    return [
-        SeatResult(p, place[p], alalay_total=int(totals[p]), instant_win=instant and p in winners)
-        for p in players
-    ]
-
-
 def match_result(match_id: Any) -> MatchOutcome:
-    """The result of a match read from its event stream (placements: 1 is the winner, shared
-    placements for players out at the same moment), or `over=False` while it is live."""
+    """The result of a match read from its event stream (`Game.results`: placements, 1 is
+    the winner, shared placements for players out at the same moment), or `over=False`
+    while it is live."""
     match = Match.objects.get(pk=match_id)
     game = game_for(match.ruleset)
     rows = read_stream(match_id)
     if not rows:
         return MatchOutcome(False)
-    dicts = [{"type": e.type, **e.payload} for e in rows]
-    state = game.replay(game.event_from_dict(dict(d)) for d in dicts)
-    if not game.is_over(state):
+    events = [game.event_from_dict({"type": e.type, **e.payload}) for e in rows]
+    if not game.is_over(game.replay(events)):
         return MatchOutcome(False, last_version=rows[-1].version)
-    players = [s.name for s in match.seats.order_by("index")]
-    if game.name == "alalay":
-        results = _alalay_result(dicts, players, state)
-    else:
-        results = _bidding_result(dicts, players, state)
+    results = [
+        SeatResult(
+            r.seat,
+            r.placement,
+            dice_left=r.dice_left,
+            eliminations=r.eliminations,
+            alalay_total=r.alalay_total,
+            instant_win=r.instant_win,
+        )
+        for r in game.results(events)
+    ]
     return MatchOutcome(True, results, rows[-1].version)
 
 
-def events_after(checkpoint: LogPosition, limit: int = 1000) -> list[tuple[LogPosition, Any]]:
-    """(point in the global order, match id) of every match event after `checkpoint`, in
-    global order (cacho.log_order)."""
-    return [(log_order.of(event), event.stream_id) for event in read_all_after(checkpoint, limit)]
+def finished_among(match_ids: Sequence[Any]) -> list[Any]:
+    """The ids of the finished matches among `match_ids`."""
+    return list(
+        Match.objects.filter(pk__in=match_ids, status=Match.STATUS_FINISHED).values_list("pk", flat=True)
+    )
+
+
+def finish_times(match_ids: Sequence[Any]) -> list[Any]:
+    """When each finished match among `match_ids` ended (the metrics' standings lag)."""
+    return list(
+        Match.objects.filter(pk__in=match_ids, status=Match.STATUS_FINISHED).values_list(
+            "finished_at", flat=True
+        )
+    )
+
+
+def verified_matches() -> Iterator[tuple[Any, int, dict[str, Any]]]:
+    """Every match's (id, head version, `verify_match` report), oldest first (the restore check)."""
+    from cacho.services.verify import verify_match
+
+    for match in Match.objects.order_by("created_at", "pk").iterator():
+        yield match.pk, match.version, verify_match(match)
+
+
+def match_summaries() -> dict[str, tuple[Any, ...]]:
+    """Each match's summary projection: (version, status, winners, scores), by match id."""
+    rows = MatchSummary.objects.values_list("match_id", "version", "status", "winners", "scores")
+    return {str(row[0]): tuple(row[1:]) for row in rows}
+
+
+def rebuild_match_projection(match_id: Any) -> None:
+    """A match's projections (summary, live table) replaced with what its events say."""
+    from cacho import projections
+
+    projections.rebuild(Match.objects.get(pk=match_id))
 
 
 def match_events(match_id: Any) -> list[Event]:
     return read_stream(match_id)
 
 
+# ---------------------------------------------------------------- disputes and rulings
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """What a dispute's pin is checked against: the match's rounds or turns so far (from
+    its record) and its last version, and when it ended."""
+
+    version: int
+    rounds: int
+    turns: int
+    finished_at: Any
+
+
+def match_info(match_id: Any) -> MatchInfo:
+    """Reads the whole stream (filing a dispute); `seat_users` and `ended_at` are cheap."""
+    match = Match.objects.get(pk=match_id)
+    game = game_for(match.ruleset)
+    rows = read_stream(match_id)
+    record = game.write_record([game.event_from_dict({"type": e.type, **e.payload}) for e in rows])
+    return MatchInfo(
+        match.version,
+        len(record.get("rounds") or ()),
+        # An Alalay record lists the finished turns; a live match has one more in play.
+        len(record.get("turns") or ())
+        + (1 if "turns" in record and match.status == Match.STATUS_LIVE else 0),
+        ended_at(match_id),
+    )
+
+
+def seat_users(match_id: Any) -> set[Any]:
+    """The users seated in the match."""
+    return set(Seat.objects.filter(match_id=match_id, user__isnull=False).values_list("user_id", flat=True))
+
+
+def ended_at(match_id: Any) -> Any:
+    """When a finished match ended (its last event), or None while it is live."""
+    if not Match.objects.filter(pk=match_id, status=Match.STATUS_FINISHED).exists():
+        return None
+    last = Event.objects.filter(stream_id=match_id).order_by("-version").values_list("recorded_at", flat=True)
+    return last.first()
+
+
+def match_exists(match_id: Any) -> bool:
+    return Match.objects.filter(pk=match_id).exists()
+
+
+def seat_names(match_id: Any) -> list[str]:
+    return list(Seat.objects.filter(match_id=match_id).order_by("index").values_list("name", flat=True))
+
+
+def rule_match(match_id: Any, ruling: dict[str, Any], *, referee: str, reason: str, command_id: str) -> int:
+    """Apply a referee's ruling to the match (an engine event of its stream); the match's
+    version after it. RuleError (an illegal ruling) leaves the stream as it was."""
+    result = match_service.rule(match_id, ruling, referee=referee, reason=reason, command_id=command_id)
+    return int(result.version)
+
+
 # ---------------------------------------------------------------- forfeits and bots
 
 
-def forfeit_seat(match_id: Any, seat: str, command_id: str) -> bool:
-    """The entry at `seat` leaves the match for good (an abandon); False when it cannot
-    (the match is over or the seat has already left)."""
+def _seat_name(match_id: Any, seat: int) -> str | None:
+    return Seat.objects.filter(match_id=match_id, index=seat).values_list("name", flat=True).first()
+
+
+def forfeit_seat(match_id: Any, seat: int, command_id: str) -> bool:
+    """The player at seat `seat` leaves the match for good (an abandon); False when it
+    cannot (the match is over or the seat has already left)."""
+    name = _seat_name(match_id, seat)
+    if name is None:
+        return False
     try:
-        match_service.submit(match_id, seat, {"type": "abandon"}, command_id, actor="tournament")
+        match_service.submit(match_id, name, {"type": "abandon"}, command_id, actor="tournament")
     except (RuleError, match_service.VersionConflict, match_service.MatchNotFound):
         return False
     return True
 
 
-def _bidding_payload(state: Any, rng: random.Random) -> dict[str, Any] | None:
-    from cacho.engine.bidding import bots
-    from cacho.engine.bidding.commands import (
-        AnnouncePaso,
-        AnnounceSalpicon,
-        CallCalza,
-        CallDudo,
-        DenySalpicon,
-        PlaceBid,
-    )
-
-    if state.round is None:
-        return None
-    command = bots.random_command(state, rng, timeout_rate=0.0)
-    if isinstance(command, PlaceBid):
-        payload: dict[str, Any] = {"type": "bid", "quantity": command.quantity, "face": command.face}
-        if command.direction is not None:
-            payload["direction"] = command.direction
-        return payload
-    simple = {
-        CallDudo: "dudo",
-        CallCalza: "calza",
-        AnnouncePaso: "paso",
-        AnnounceSalpicon: "salpicon",
-        DenySalpicon: "deny",
-    }
-    for kind, name in simple.items():
-        if isinstance(command, kind):
-            return {"type": name}
-    return None
-
-
-def _alalay_payload(state: Any) -> dict[str, Any] | None:
-    from cacho.engine import alalay
-
-    step = alalay.auto_play(state)
-    if step is None:
-        return None
-    if isinstance(step, alalay.RollRequest):
-        if step.reroll:
-            return {"type": "reroll", "keep": list(step.keep)}
-        return {"type": "throw"}
-    if isinstance(step, alalay.TurnDie):
-        return {"type": "turn", "position": step.position}
-    if isinstance(step, alalay.Score):
-        return {"type": "score", "box": step.box}
-    if isinstance(step, alalay.Scratch):
-        return {"type": "scratch", "box": step.box}
-    return None
-
-
-def bot_move(match_id: Any, bots: Iterable[str], rng: random.Random, command_id: str) -> bool:
-    """If a bot (by seat name) is on turn in this match, make it act through the write path."""
+def bot_move(match_id: Any, bots: Iterable[int], rng: random.Random, command_id: str) -> bool:
+    """If a bot (by seat index) is on turn in this match, make it act through the write path."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.status != Match.STATUS_LIVE:
         return False
     game = game_for(match.ruleset)
     state = match_service.load_state(match, game)
     seat = game.to_act(state)
-    if seat is None or seat not in set(bots):
+    names = set(Seat.objects.filter(match=match, index__in=list(bots)).values_list("name", flat=True))
+    if seat is None or seat not in names:
         return False
-    payload = _alalay_payload(state) if game.name == "alalay" else _bidding_payload(state, rng)
+    payload = game.bot_payload(state, seat, rng)
     if payload is None:
         return False
     try:
@@ -270,3 +274,106 @@ def bot_move(match_id: Any, bots: Iterable[str], rng: random.Random, command_id:
     except match_service.VersionConflict:
         return False
     return True
+
+
+# Events a match is created with (before anyone at the table has acted).
+SETUP_EVENTS = ("match_started", "round_started")
+
+
+def under_way_among(match_ids: Sequence[Any]) -> set[Any]:
+    """The matches among `match_ids` in which something was played (an event beyond the
+    setup), for the console's waiting / playing tables."""
+    rows = Event.objects.filter(stream_id__in=list(match_ids)).exclude(type__in=SETUP_EVENTS)
+    return set(rows.values_list("stream_id", flat=True).distinct())
+
+
+# ---------------------------------------------------------------- physical tables
+
+
+def enter(
+    match_id: Any, payload: dict[str, Any], *, scorekeeper: str, command_id: str, expected_version: int | None
+) -> int:
+    """A scorekeeper's entry through the match's write path; the match's version after it.
+    RuleError (illegal: nothing stored) and VersionConflict pass through."""
+    result = match_service.enter(
+        match_id, payload, scorekeeper=scorekeeper, command_id=command_id, expected_version=expected_version
+    )
+    return int(result.version)
+
+
+def check_entry(match_id: Any, payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """What an entry would do now (the engine's events), storing nothing; RuleError if illegal."""
+    return match_service.check_entry(match_id, payload)
+
+
+def pause_match(match_id: Any, *, referee: str, reason: str, command_id: str) -> bool:
+    """Stop a table's match for good where a new one replaces it (a `pause` ruling: no clock,
+    no move); False when it is over or paused already."""
+    try:
+        match_service.rule(match_id, {"kind": "pause"}, referee=referee, reason=reason, command_id=command_id)
+    except RuleError:
+        return False
+    return True
+
+
+def import_table_record(record: Any, users: Sequence[Any], *, by: Any, ref: str) -> uuid.UUID:
+    """A physical table's record stored as the table's match (RecordFormatError, RuleError
+    when the engine refuses it); users (or None) take their seats."""
+    match = match_service.import_record(
+        record, created_by=by, actor=f"import:user:{getattr(by, 'pk', '')}", tournament_ref=ref
+    )
+    for index, user in enumerate(users):
+        if user is not None:
+            match_service.take_seat(match.pk, index, user)
+    return match.pk
+
+
+def record_seat_names(record: Any) -> list[str] | None:
+    """The seats a record names, in the match's seat order (None: not a record's shape)."""
+    if not isinstance(record, dict) or not isinstance(record.get("players"), list):
+        return None
+    return [str(name) for name in record["players"]]
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A physical table's match as its scorekeeper works on it."""
+
+    match: dict[str, Any]  # the match document, every die shown (the referee's view)
+    options: dict[str, Any]  # what may be entered now (the engine's)
+    record: dict[str, Any]  # the match so far as a record (undone entries left out)
+    outcome: dict[str, Any]  # the record's replay: each round's or turn's result
+    version: int
+    over: bool
+    undo: dict[str, Any] | None  # the last entry, when the scorekeeper may undo it
+
+
+def sheet(match_id: Any) -> Sheet:
+    from cacho.engine.viewer import Viewer
+    from cacho.services.presentation import match_json
+    from cacho.services.state_cache import engine_events
+
+    match = Match.objects.get(pk=match_id)
+    game = game_for(match.ruleset)
+    state = match_service.load_state(match, game)
+    record = game.write_record(engine_events(match, game))
+    options = game.entry_options(state)
+    undo = None
+    if options.get("undo") and match_service.last_entry_is_scorekeepers(match_id, match.version):
+        rows = read_stream(match_id, after=match.version - 2)
+        entry = next(e for e in reversed(rows) if e.type != "match_ended")
+        undo = {"version": entry.version, "type": entry.type, "payload": entry.payload}
+    options["undo"] = undo is not None
+    return Sheet(
+        match=match_json(match, Viewer.referee()),
+        options=options,
+        record=record,
+        outcome=game.replay_record(record),
+        version=match.version,
+        over=game.is_over(state),
+        undo=undo,
+    )
+
+
+def match_version(match_id: Any) -> int:
+    return int(Match.objects.filter(pk=match_id).values_list("version", flat=True).first() or 0)

@@ -13,12 +13,17 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    description = models.TextField(_("about the club"), blank=True, default="", max_length=2000)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The head of the club's log (`ClubEvent`), as a tournament holds its own.
+    version = models.PositiveIntegerField(default=0)
+    head_hash = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["name"]
@@ -45,6 +50,7 @@ class Membership(models.Model):
         (PLAYER, _("player")),
     ]
     MANAGERS = (OWNER, ORGANISER)
+    REFEREES = (OWNER, ORGANISER, REFEREE)  # who rules on disputes and sees every die
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
@@ -103,12 +109,21 @@ class Tournament(models.Model):
     stage_plan = models.JSONField(default=list, blank=True)
     version = models.PositiveIntegerField(default=0)
     head_hash = models.CharField(max_length=64, blank=True, default="")
+    # The last failure to record a result or advance (cleared by the next success): shown
+    # to the organisers; the sweep retries.
+    projection_error = models.TextField(blank=True, default="")
+    projection_error_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # How long after its match ends a table of a stage's last round can be disputed (the
+    # tables of earlier rounds can be until the stage's next round is drawn).
+    appeal_minutes = models.PositiveIntegerField(_("appeal window (minutes)"), default=15)
+    # Played at physical tables: each table's scorekeeper enters what happens (docs/physical.md).
+    physical = models.BooleanField(_("physical tables"), default=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -127,14 +142,18 @@ class Entry(models.Model):
     ACTIVE = "active"
     WITHDRAWN = "withdrawn"
     NO_SHOW = "no_show"
+    DISQUALIFIED = "disqualified"  # out of play by a ruling; ranked after everyone else
     ELIMINATED = "eliminated"
+    FINISHED = "finished"  # played to the end of the tournament
     STATUS_CHOICES = [
         (REGISTERED, _("registered")),
         (CHECKED_IN, _("checked in")),
         (ACTIVE, _("playing")),
         (WITHDRAWN, _("withdrawn")),
         (NO_SHOW, _("no-show")),
+        (DISQUALIFIED, _("disqualified")),
         (ELIMINATED, _("eliminated")),
+        (FINISHED, pgettext_lazy("entry status", "finished")),
     ]
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
@@ -220,6 +239,12 @@ class Round(models.Model):
     byes = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The round clock (a projection of the log's clock events, `services.clock`): its length
+    # with every extension, the time used before the last start or resume, and since when it
+    # runs (null while paused or not started).
+    clock_seconds = models.PositiveIntegerField(null=True, blank=True)
+    clock_used_ms = models.BigIntegerField(default=0)
+    clock_running_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -247,6 +272,11 @@ class Table(models.Model):
     # Projection of the match's result: [{"entry": id, "placement", "dice_left", "eliminations", ...}]
     result = models.JSONField(default=list, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A physical table: its scorekeeper enters the match; its players confirm the sheet.
+    physical = models.BooleanField(default=False)
+    # Projection of the log's `sheet-confirmed` events at the match's current version:
+    # [{"entry": id, "version": match version, "how": "password"|"session"|"name", "at"}].
+    confirmations = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["round", "number"]
@@ -257,9 +287,16 @@ class Table(models.Model):
 
 
 class TableSeat(models.Model):
+    """An entry's seat at a table. `match_seat` is its seat's index in the table's match; an
+    entry withdrawn before the table was drawn keeps its seat (fixed schedules, brackets)
+    but forfeits it: `forfeited`, no seat in the match. One that leaves the match through
+    a withdrawal or a forfeit at the desk keeps its `match_seat` and is `forfeited` too."""
+
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+    match_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    forfeited = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "index"]
@@ -291,9 +328,13 @@ class TournamentEvent(models.Model):
 
 
 class StandingRow(models.Model):
-    """Projection: the tournament's standings (rebuilt from the events)."""
+    """Projection: each stage's standings, per group (rewritten whenever a table finishes).
+    `tiebreak_against` / `tiebreak_values`: the tie this row won (the entry just below and
+    the two values that split them), for a reason written in the reader's language."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standing_rows")
+    stage = models.PositiveSmallIntegerField(default=1)
+    group = models.PositiveSmallIntegerField(default=1)
     position = models.PositiveIntegerField()
     rank = models.PositiveIntegerField()
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
@@ -302,22 +343,119 @@ class StandingRow(models.Model):
     values = models.JSONField(default=dict)
     tiebreak = models.CharField(max_length=32, blank=True, default="")
     tiebreak_reason = models.CharField(max_length=255, blank=True, default="")
+    tiebreak_against = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    tiebreak_values = models.JSONField(null=True, blank=True)
 
     class Meta:
-        ordering = ["tournament", "position"]
+        ordering = ["tournament", "stage", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "position"], name="tournaments_standing_position")
+            models.UniqueConstraint(
+                fields=["tournament", "stage", "position"], name="tournaments_standing_position"
+            )
         ]
 
 
-class ProjectionCheckpoint(models.Model):
-    """The last point of the global event order a projection has read: (txid, position),
-    see `cacho.log_order` and `cacho.store.read_all_after`."""
+class Dispute(models.Model):
+    """A dispute filed on a tournament table's match, pinned to a round, a turn or an event
+    version. A projection of the tournament log's dispute events (filed, commented, paused,
+    resumed, ruled): its trail is those events; this row is what the queue reads."""
 
-    name = models.CharField(max_length=64, unique=True)
-    txid = models.BigIntegerField(default=0)
-    position = models.BigIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    OPEN = "open"
+    RULED = "ruled"
+    WITHDRAWN = "withdrawn"
+    STATUS_CHOICES = [(OPEN, _("open")), (RULED, _("ruled")), (WITHDRAWN, _("withdrawn"))]
+    REASON_CHOICES = [
+        ("wrong-result", _("wrong result")),
+        ("misclick", _("misclick")),
+        ("timeout", _("disconnection or timeout")),
+        ("collusion", _("suspected collusion")),
+        ("scorekeeping", _("scorekeeping error")),
+        ("other", _("other")),
+    ]
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="disputes")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="disputes")
+    match_id = models.UUIDField(db_index=True)
+    filed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="disputes_filed"
+    )
+    reason = models.CharField(_("reason"), max_length=16, choices=REASON_CHOICES)
+    text = models.TextField(_("what happened"), blank=True, default="")
+    pinned_round = models.PositiveIntegerField(null=True, blank=True)
+    pinned_turn = models.PositiveIntegerField(null=True, blank=True)
+    pinned_version = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=OPEN)
+    paused = models.BooleanField(default=False)
+    # {"kind", "params", "reason", "by", "at"} once ruled
+    ruling = models.JSONField(null=True, blank=True)
+    filed_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-filed_at"]
+        verbose_name = _("dispute")
+        verbose_name_plural = _("disputes")
+        indexes = [models.Index(fields=["tournament", "status"], name="tournaments_dispute_open")]
 
     def __str__(self) -> str:
-        return f"{self.name} @ {self.txid}/{self.position}"
+        return f"{self.tournament_id}: dispute {self.pk} on table {self.table_id}"
+
+
+class ClubEvent(models.Model):
+    """A club's log: who joined, left, changed roles or was invited, and edits of the club.
+    Append-only and hash-chained per club like the tournament log (`services.club_log`)."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="events")
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=32)
+    payload = models.JSONField(default=dict)
+    actor = models.CharField(max_length=64, blank=True, default="")
+    recorded_at = models.DateTimeField()
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["club", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "version"], name="tournaments_clubevent_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_id}#{self.version} {self.type}"
+
+
+class ClubInvitation(models.Model):
+    """A role offered to an email with no account yet: it becomes a membership when an
+    account with that email signs up (`services.members.accept_invitations`)."""
+
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    CANCELLED = "cancelled"
+    STATUS_CHOICES = [(PENDING, _("pending")), (ACCEPTED, _("accepted")), (CANCELLED, _("cancelled"))]
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    role = models.CharField(max_length=16, choices=Membership.ROLE_CHOICES)
+    status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=PENDING)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["club", "email", "role"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "email", "role"],
+                condition=Q(status="pending"),
+                name="tournaments_invitation_one_pending",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email} — {self.role} @ {self.club_id}"

@@ -24,7 +24,12 @@ CACHO_TIMERS = CONFIG.timers  # "in-process" | "celery"
 CACHO_DEMO_BOTS = CONFIG.demo_bots  # the serving process plays the demo club's bots
 CACHO_SNAPSHOT_EVERY = 100  # events between two snapshots of a match's state (cacho.snapshots)
 CACHO_DB_PREPARED = CONFIG.prepared_statements  # the event store's statements prepared (cacho.prepared)
-CACHO_NOTICE_RELAY = CONFIG.notice_relay  # this host's notice relay socket, or "" (cacho.services.relay)
+# Told after commit that a match has ended (cacho.services.finished): its table's result.
+CACHO_MATCH_FINISHED = ["tournaments.services.results.match_finished"]
+# Who referees a match (the omniscient view): the club referees of its tournament.
+CACHO_REFEREE_CHECK = "tournaments.services.disputes.referees_match"
+# Who may import a physical table's record (cacho.services.scorekeepers).
+CACHO_IMPORT_CHECK = "tournaments.services.physical.may_import"
 
 SECRET_KEY = CONFIG.secret_key
 DEBUG = CONFIG.debug
@@ -41,6 +46,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "channels",
     "cacho",
     "cacho.live",
@@ -82,15 +88,22 @@ TEMPLATES = [
 
 # ------------------------------------------------------------------ database
 if CONFIG.database_url:
-    DATABASES = {
-        "default": dj_database_url.parse(
-            CONFIG.database_url,
-            conn_max_age=60,
-            conn_health_checks=True,
-        )
-    }
+    # No persistent connection per thread (under ASGI every request's thread kept one: they
+    # piled up past PostgreSQL's max_connections). Each process borrows from psycopg's pool,
+    # at most CACHO_DB_POOL_MAX connections, for a request or a socket's database call at a
+    # time; with CACHO_DB_POOL_MAX=0 a connection lasts one request (deploy/README.md).
+    DATABASES = {"default": dj_database_url.parse(CONFIG.database_url, conn_max_age=0)}
     DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+    if CONFIG.db_pool_max:
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": CONFIG.db_pool_min,
+            "max_size": CONFIG.db_pool_max,
+            "timeout": CONFIG.db_pool_timeout,  # seconds a request waits for a free connection
+        }
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # the pool checks a connection it lends
+    else:
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
 else:
     CONFIG.data_dir.mkdir(parents=True, exist_ok=True)
     DATABASES = {
@@ -116,7 +129,7 @@ if CONFIG.redis_url:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 # socket_timeout None: redis-py 8's default 5 s timeout kills idle
-                # consumers (pitfalls.md, channels_redis#422). redis is also pinned <8.
+                # consumers (docs/pitfalls.md, channels_redis#422). redis is also pinned <8.
                 "hosts": [{"address": CONFIG.redis_url, "socket_timeout": None}],
                 "prefix": "cacho",
                 # One channel per server process carries every match it serves (cacho.live.hub).
@@ -194,6 +207,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Clubs, tournaments and live matches of the Dudo family and Cacho Alalay.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The API pages work offline: their scripts come with the project's static files.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     # Several models have a `status`: name each choice set instead of letting them collide.
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "cacho.models.Match.STATUS_CHOICES",
@@ -226,9 +243,95 @@ if CONFIG.production:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "cacho.logs.JsonFormatter"},  # deploy: one JSON object a line, with ids
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": CONFIG.log_format}},
     "root": {"handlers": ["console"], "level": CONFIG.log_level},
     # Replace Django's own console handler so that records are printed once.
     "loggers": {"django": {"handlers": [], "propagate": True}},
 }
+
+# ------------------------------------------------------------------ deploy: pooler, metrics, logs
+# (docs/deploy.md) Everything below is read from tournaments/config.py.
+if CONFIG.database_url and CONFIG.transaction_pooling:
+    # PgBouncer in transaction mode lends a server connection per transaction: Django's
+    # server-side cursors (WITH HOLD, for .iterator()) would outlive it.
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+# /metrics (tournaments.metrics): a bearer token, or a client in one of these networks.
+CACHO_METRICS_TOKEN = CONFIG.metrics_token
+CACHO_METRICS_ALLOW = list(CONFIG.metrics_allow)
+CACHO_METRICS_DIR = CONFIG.metrics_dir  # prometheus-client's multiprocess mode when set
+CACHO_METRICS_PORT = CONFIG.metrics_port  # a Celery worker's own exporter (tournaments.celery)
+CACHO_WORKER_READY_FILE = CONFIG.worker_ready_file  # touched by a ready Celery worker
+if CONFIG.metrics_dir is not None:
+    CONFIG.metrics_dir.mkdir(parents=True, exist_ok=True)
+if CONFIG.production:  # probes and scrapers reach the processes over plain HTTP
+    SECURE_REDIRECT_EXEMPT = [*SECURE_REDIRECT_EXEMPT, r"^readyz$", r"^metrics$"]
+MIDDLEWARE.append("tournaments.request_ids.RequestIdsMiddleware")  # ids for the JSON logs
+# Celery logs through the handlers above (JSON in production), not a format of its own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# ------------------------------------------------------------------ hardening
+# The edges' input policy, every API error as {code, message}, rate limits and the
+# security headers (tournaments/edges.py, cacho/inputs.py, cacho/limits.py).
+MIDDLEWARE.insert(1, "tournaments.edges.EdgeMiddleware")
+MIDDLEWARE.insert(2, "tournaments.edges.SecurityHeadersMiddleware")
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # bytes of a request body (413 `body-too-large` past it)
+CACHO_JSON_MAX_DEPTH = 32  # levels of nesting in a JSON body or frame (400 `json-too-deep`)
+REST_FRAMEWORK.update(
+    {
+        "EXCEPTION_HANDLER": "cacho.api.errors.exception_handler",
+        "DEFAULT_PARSER_CLASSES": [
+            "cacho.api.parsers.JSONParser",
+            "cacho.api.parsers.FormParser",
+            "cacho.api.parsers.MultiPartParser",
+        ],
+        "DEFAULT_THROTTLE_CLASSES": ["cacho.api.throttles.ApiThrottle"],
+        # uvicorn's --proxy-headers already set REMOTE_ADDR from nginx: X-Forwarded-For is not
+        # read again (a client could name itself any address).
+        "NUM_PROXIES": 0,
+    }
+)
+# Each limit: "N/period" (s, min, hour, day; "5/15min"); a missing or empty one is off.
+CACHO_RATES = {
+    "api-anon": "600/min",  # API requests per address, not logged in
+    "api-user": "1200/min",  # API requests per user
+    "commands": "600/min",  # moves per user, over the API and the sockets together
+    "login-failed": "10/15min",  # failed logins per address and per user name
+    "signup": "10/hour",  # accounts made per address
+}
+CACHO_RATES_PREFIX = "cacho:rate"
+CACHO_RATES_REDIS = CONFIG.redis_url  # shared by every process; None: counted in the process
+# One match socket's frames: a burst of CACHO_LIVE_FRAME_BURST, then CACHO_LIVE_FRAME_RATE a
+# second; past it each frame gets one `rate-limited` error frame and nothing else.
+CACHO_LIVE_FRAME_RATE = 20.0
+CACHO_LIVE_FRAME_BURST = 60
+# A socket further behind than this many events gets one state frame instead of the events.
+CACHO_LIVE_CATCH_UP_EVENTS = 20
+# The Content Security Policy of every response (docs/security.md): scripts and styles from
+# this site's files only, no inline script, no inline style attribute or event handler; JSON
+# data islands (json_script) are not executed and need nothing.
+CACHO_CSP = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'"],  # the API and the sockets (ws/wss of this origin)
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+# Swagger UI and ReDoc (the API reference pages) set style attributes, ReDoc runs a worker
+# from a blob: and shows its maker's logo: still no inline script there.
+CACHO_CSP_EXTRA = {
+    "/api/docs/": {"style-src": ["'self'", "'unsafe-inline'"]},
+    "/api/redoc/": {
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "worker-src": ["'self'", "blob:"],
+        "img-src": ["'self'", "data:", "https://cdn.redoc.ly"],
+    },
+}
+CACHO_PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"

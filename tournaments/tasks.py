@@ -1,27 +1,16 @@
-"""Celery tasks of the tournaments. They take ids, never model instances, and are idempotent.
+"""The Celery tasks of the tournaments, found here by Celery's autodiscovery. They live
+beside the steps they run (take ids, never model instances; idempotent):
 
-* `advance_tournament(tournament_id)`: create the next round when the latest is finished
-  (scheduled with `transaction.on_commit` when a round finishes; repeated or late
-  deliveries do nothing: `services.advance` checks the round under the row lock).
-* `project_results()`: move the results projection forward (beat runs it every few
-  seconds, see `tournaments/celery.py`); it is checkpointed, so overlaps are harmless
-  (the checkpoint row is locked).
+* `tournaments.record_match(match_id)`: record a finished match's table
+  (`services.results`; queued by the match server's finished-match listener);
+* `tournaments.advance_tournament(tournament_id)`: draw the next round once the latest has
+  finished (`services.lifecycle`; queued after the commit that finishes a round);
+* `tournaments.sweep()`: the safety net (beat, every few seconds, `tournaments/celery.py`).
 """
 
 from __future__ import annotations
 
-from celery import shared_task
+from tournaments.services.lifecycle import advance_tournament
+from tournaments.services.results import record_match_task, sweep
 
-
-@shared_task(name="tournaments.advance_tournament", ignore_result=True)
-def advance_tournament(tournament_id: int) -> int | None:
-    from tournaments.services import advance
-
-    return advance(int(tournament_id))
-
-
-@shared_task(name="tournaments.project_results", ignore_result=True)
-def project_results() -> int:
-    from tournaments.projections import project_results as run
-
-    return run()
+__all__ = ["advance_tournament", "record_match_task", "sweep"]

@@ -17,11 +17,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cacho.api.errors import ApiError, exception_handler
+from cacho.api.throttles import ApiThrottle, CommandThrottle
 from cacho.engine.games import game_for
 from cacho.engine.viewer import Viewer
 from cacho.models import Event, Match, Seat
-from cacho.services import matches, presentation
+from cacho.services import matches, presentation, referees, scorekeepers
 from cacho.services.presentation import event_json
+from cacho.services.state_cache import engine_events
 from cacho.services.verify import verify_match
 
 ENVELOPE = ("command_id", "expected_version")
@@ -62,13 +64,28 @@ def seat_of(request: Request, match: Match) -> Seat | None:
 
 
 def viewer_for(request: Request, match: Match) -> Viewer:
-    """Seated: that player; otherwise staff are referees; everyone else a spectator."""
+    """Seated: that player; otherwise the match's referees (`cacho.services.referees`) see
+    every die; everyone else is a spectator."""
     seat = seat_of(request, match)
     if seat is not None:
         return Viewer.of_player(seat.name)
-    if request.user and request.user.is_authenticated and request.user.is_staff:
+    if referees.referees(match.pk, request.user):
         return Viewer.referee()
     return Viewer.spectator()
+
+
+def viewer_as(request: Request, match: Match, looking_as: str | None) -> Viewer:
+    """The caller's viewer, or for a referee the one asked for (`spectator`, a seat name)."""
+    viewer = viewer_for(request, match)
+    if not looking_as or (looking_as == "referee" and viewer.kind == "referee"):
+        return viewer
+    if viewer.kind != "referee":
+        raise ApiError(403, "view-not-allowed", _("Only a referee can look as someone else."))
+    if looking_as == "spectator":
+        return Viewer.spectator()
+    if not Seat.objects.filter(match=match, name=looking_as).exists():
+        raise ApiError(400, "view-unknown", _("Look as the spectator or one of the match's players."))
+    return Viewer.of_player(looking_as)
 
 
 def user_id_of(request: Request) -> Any:
@@ -169,6 +186,7 @@ class SeatView(CachoView):
 
 class CommandView(CachoView):
     permission_classes = [IsAuthenticated]
+    throttle_classes = [ApiThrottle, CommandThrottle]  # moves per user: `commands` (cacho.limits)
 
     @extend_schema(request=CommandSerializer, responses={201: dict, 200: dict})
     def post(self, request: Request, match_id: str) -> Response:
@@ -204,11 +222,19 @@ class EventsView(CachoView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[OpenApiParameter("after", int, description="version to start after (default 0)")],
+        parameters=[
+            OpenApiParameter("after", int, description="version to start after (default 0)"),
+            OpenApiParameter(
+                "as",
+                str,
+                description="referees only: look as `spectator` or as the seated player of that name",
+            ),
+        ],
         responses={200: dict},
     )
     def get(self, request: Request, match_id: str) -> Response:
-        """The events after a version, each as the caller may see it."""
+        """The events after a version, each as the caller may see it (a referee reviewing a
+        dispute may look as a spectator or as any seated player)."""
         match = get_match(match_id)
         raw = request.query_params.get("after", "0")
         try:
@@ -219,7 +245,7 @@ class EventsView(CachoView):
             raise ApiError(400, "invalid-after", _("after must be a whole number"))
         game = game_for(match.ruleset)
         state = matches.load_state(match, game)
-        viewer = viewer_for(request, match)
+        viewer = viewer_as(request, match, request.query_params.get("as"))
         events = Event.objects.filter(stream=match, version__gt=after).order_by("version")[:MAX_EVENTS]
         return Response(
             {
@@ -239,7 +265,7 @@ class RecordView(CachoView):
         if match.status != Match.STATUS_FINISHED and viewer_for(request, match).kind != "referee":
             raise ApiError(403, "match-not-finished", _("A live match's record is for referees only."))
         game = game_for(match.ruleset)
-        return Response(game.write_record(matches.engine_events(match, game)))
+        return Response(game.write_record(engine_events(match, game)))
 
 
 class VerifyView(CachoView):
@@ -256,7 +282,12 @@ class ImportView(CachoView):
 
     @extend_schema(request=dict, responses={201: dict})
     def post(self, request: Request) -> Response:
-        """Import a physical table's record; nothing is stored unless the engine accepts it."""
+        """Import a physical table's record (a club's scorekeepers, organisers and referees);
+        nothing is stored unless the engine accepts it. To link it to a tournament table,
+        use `POST /api/tables/<id>/import`."""
+        if not scorekeepers.may_import(request.user):
+            message = _("Only a club's scorekeepers, organisers and referees import records.")
+            raise ApiError(403, "import-not-allowed", message)
         record = json_object(request)
         match = matches.import_record(record, created_by=request.user, actor=f"import:user:{request.user.pk}")
         return Response(match_json(match, request), status=status.HTTP_201_CREATED)

@@ -1,4 +1,4 @@
-"""Turn length shared by every ruleset (rules.md §9, decisions CO-7 and P-1)."""
+"""Turn length shared by every ruleset (docs/rules.md §9, decisions CO-7 and P-1)."""
 
 from __future__ import annotations
 

@@ -6,3 +6,10 @@ class LiveConfig(AppConfig):
     label = "cacho_live"
     verbose_name = "Cacho live play"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from cacho.live.timers import TIMERS
+        from cacho.services import deadlines
+
+        # Embedded mode: the serving process keeps the turn deadlines itself.
+        deadlines.register("in-process", TIMERS.schedule)

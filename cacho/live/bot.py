@@ -1,8 +1,12 @@
-"""A bot that plays legal moves over the real match websocket, as any client would:
-for the tests, the benchmarks and the demo tables.
+"""A bot that plays legal moves over the real match websocket, as any client would (the
+tests use it; bench/live.py's players use its choice of move, `choose_command`).
 
-It knows only what its socket shows it (the viewer-filtered state), asks for a fresh
-state after each event, and when it is on turn sends a random legal command.
+It knows only what its socket shows it (the viewer-filtered state): it asks for a state
+when an event says it is on turn (or that nobody is: the match may be over) and after
+each acknowledgement, and when it is on turn sends what the game's bot policy chooses
+from that state (`Game.bot_payload_for_view`: the engine's one policy per game). (The
+demo club's bots are not these: they play through the write path in the serving
+process, tournaments.services.bots.)
 """
 
 from __future__ import annotations
@@ -18,6 +22,10 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from cacho.engine.games import game_for
+
+RATE_LIMITED_PAUSE = 0.25  # seconds before asking again once the server said "too many frames"
+
 
 @dataclass
 class BotReport:
@@ -28,59 +36,13 @@ class BotReport:
     finished: bool = False
 
 
-def _bidding_command(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
-    legal = state.get("legal") or {}
-    if not legal.get("on_turn"):
-        return None
-    actions = list(legal.get("actions", []))
-    choices: list[dict[str, Any]] = []
-    minimums = {int(face): least for face, least in (legal.get("bid_minimums") or {}).items()}
-    maximums = {int(face): most for face, most in (legal.get("bid_maximums") or {}).items()}
-    faces = [face for face, least in minimums.items() if least is not None]
-    if "bid" in actions and faces:
-        face = rng.choice(faces)
-        least = minimums[face]
-        most = maximums.get(face) or least
-        bid: dict[str, Any] = {
-            "type": "bid",
-            "quantity": rng.randint(least, min(most, least + 1)),
-            "face": face,
-        }
-        if legal.get("directions"):
-            bid["direction"] = rng.choice(legal["directions"])
-        choices += [bid, bid]
-    choices += [{"type": name} for name in actions if name in ("dudo", "calza", "deny", "salpicon")]
-    return rng.choice(choices) if choices else None
-
-
-def _alalay_command(state: dict[str, Any], me: str, rng: random.Random) -> dict[str, Any] | None:
-    turn = state.get("turn")
-    if not turn or turn.get("entry") != me:
-        return None
-    legal = turn["legal"]
-    if legal["throw"]:
-        return {"type": "throw"}
-    if legal["reroll"] and (not legal["score"] or rng.random() < 0.5):
-        dice = list(turn["dice"])
-        return {"type": "reroll", "keep": [d for d in dice if rng.random() < 0.5][:4]}
-    if turn["must_turn"] and legal["turn"]:
-        return {"type": "turn", "position": rng.choice(legal["turn"])}
-    if legal["score"]:
-        return {"type": "score", "box": rng.choice(legal["score"])}
-    if legal["scratch"]:
-        return {"type": "scratch", "box": rng.choice(legal["scratch"])}
-    return None
-
-
 def choose_command(match: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
-    """A random legal command for the seat this state was made for, or None when not on turn."""
-    state = match.get("state") or {}
+    """The game's bot policy (`Game.bot_payload_for_view`) on this seat's view of the match,
+    or None when it is not this seat's turn."""
     viewer = match.get("viewer") or {}
     if match.get("status") != "live" or viewer.get("kind") != "player":
         return None
-    if match.get("game") == "alalay":
-        return _alalay_command(state, state.get("you") or viewer.get("player"), rng)
-    return _bidding_command(state, rng)
+    return game_for(match["ruleset"]).bot_payload_for_view(match.get("state") or {}, rng)
 
 
 class Bot:
@@ -132,6 +94,10 @@ class Bot:
                     self._pending = None
                 if not frame.get("ok"):
                     self.report.refused.append(frame)
+                await socket.send(json.dumps({"t": "state"}))
+            elif kind == "error" and frame.get("code") == "rate-limited":
+                # Past the socket's frame rate the request was dropped: ask again shortly.
+                await asyncio.sleep(RATE_LIMITED_PAUSE)
                 await socket.send(json.dumps({"t": "state"}))
             elif "v" in frame and kind not in ("presence", "pong", "error"):
                 # The last event of each write says whose turn it is: ask for a state only

@@ -21,10 +21,14 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
+from django.conf import settings
 
+from cacho import logs, metrics
+from cacho.limits import Bucket
 from cacho.live import reads
 from cacho.live.hub import Inbox, hub_for
 from cacho.live.protocol import (
+    ClientFrame,
     CommandFrame,
     FrameError,
     PingFrame,
@@ -35,8 +39,8 @@ from cacho.live.protocol import (
     error_frame,
     parse_client_frame,
 )
-from cacho.services import matches
-from cacho.services.matches import group_name
+from cacho.services.notices import group_name
+from cacho.services.state_cache import STATES, follow_notice
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +52,9 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     connection: reads.Connection
     sent_version: int = 0
     seats: list[dict[str, Any]] | None = None
+    role: str  # for the open-sockets gauge (cacho.metrics), once accepted
+    # (version, seats, text) of the last state frame sent from the cache: a repeat is free.
+    state_memo: tuple[int, Any, str] | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """As AsyncConsumer's, but group messages come from the process's hub (cacho.live.hub)
@@ -56,6 +63,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.channel_layer = get_channel_layer()
         self.channel_name = f"socket.{uuid.uuid4().hex}"  # names its presence row
         self.inbox: Inbox = asyncio.Queue()
+        self.frames = Bucket(settings.CACHO_LIVE_FRAME_RATE, settings.CACHO_LIVE_FRAME_BURST)
         self.base_send = send
         with contextlib.suppress(StopConsumer):
             await await_many_dispatch([receive, self.inbox.get], self.dispatch)
@@ -80,8 +88,11 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         self.connection = connection
         self.match_id = connection.match_id
+        logs.bind(match=self.match_id, user=connection.user_id)
         await hub_for(self.channel_layer).join(group_name(self.match_id), self.inbox)
         await self.accept()
+        self.role = "spectator" if connection.seat is None else "player"
+        metrics.socket_opened(self.role)
         await self._send_state()
         if connection.seat is not None:
             await self._announce_presence()
@@ -89,6 +100,8 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "connection"):
             return
+        if hasattr(self, "role"):
+            metrics.socket_closed(self.role)
         await hub_for(self.channel_layer).leave(group_name(self.match_id), self.inbox)
         await database_sync_to_async(reads.close_connection)(self.channel_name)
         if self.connection.seat is not None:
@@ -97,11 +110,22 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     # ---------------------------------------------------------------- client frames
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.frames.take():
+            # Over the socket's frame rate (CACHO_LIVE_FRAME_RATE): a few bytes, no work.
+            await self._send(error_frame("rate-limited", "too many frames: slow down"))
+            return
         try:
             frame = parse_client_frame(text_data)
         except FrameError as error:
             await self._send(error_frame(error.code, error.message))
             return
+        try:
+            await self._handle(frame)
+        except Exception:  # a bad frame costs its sender an error frame, never the socket
+            logger.exception("frame failed on match %s", self.match_id)
+            await self._send(error_frame("server-error", "the server could not handle this frame"))
+
+    async def _handle(self, frame: ClientFrame) -> None:
         if isinstance(frame, PingFrame):
             await database_sync_to_async(reads.touch_connection)(self.channel_name)
             await self._send({"t": "pong"})
@@ -121,7 +145,12 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             )
             return
         outcome = await database_sync_to_async(reads.submit_command)(
-            self.match_id, seat, frame.payload, frame.command_id, frame.expected_version
+            self.match_id,
+            seat,
+            frame.payload,
+            frame.command_id,
+            frame.expected_version,
+            self.connection.user_id,
         )
         if not await self._send_wire(outcome.wire, outcome.version):
             await self._catch_up()
@@ -133,7 +162,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     # ---------------------------------------------------------------- group messages
 
     async def match_events(self, message: dict[str, Any]) -> None:
-        matches.follow_notice(self.match_id, message)  # the first local socket moves the cache
+        follow_notice(self.match_id, message)  # the first local socket moves the cache
         version = int(message.get("version", 0))
         if version <= self.sent_version:
             return
@@ -167,18 +196,30 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         """From the process's cache of the match when it is at least as new as what this
         socket was sent (kept by the writes and the notices: no database), else from the
         store."""
-        entry = matches.STATES.entry(self.match_id)
-        if entry is not None and entry[2] is not None and entry[0] >= self.sent_version and self.seats:
-            frame = reads.cached_state_frame(self.connection, entry[2], entry[1], self.seats)
-        else:
-            frame, self.seats = await database_sync_to_async(reads.state_frame)(
-                self.match_id, self.connection, self.seats
-            )
+        cached = STATES.get(self.match_id)
+        if cached is not None and cached.version >= self.sent_version and self.seats:
+            memo = self.state_memo
+            if memo is not None and memo[0] == cached.version and memo[1] is self.seats:
+                text = memo[2]  # asked again with nothing new: the same text, no work
+            else:
+                frame = reads.cached_state_frame(self.connection, cached.head, cached.state, self.seats)
+                text = reads.dumps(frame)
+                self.state_memo = (cached.version, self.seats, text)
+            self.sent_version = max(self.sent_version, cached.version)
+            await self.send(text_data=text)
+            return
+        frame, self.seats = await database_sync_to_async(reads.state_frame)(
+            self.match_id, self.connection, self.seats
+        )
         self.sent_version = max(self.sent_version, frame["v"])
         await self._send(frame)
 
     async def _catch_up(self) -> None:
         """Send every event after the last one sent, or a full state when too far behind."""
+        cached = STATES.get(self.match_id)
+        if cached is not None and cached.version - self.sent_version > reads.catch_up_limit():
+            await self._send_state()  # known far behind from the cache: no store read
+            return
         frames, version = await database_sync_to_async(reads.frames_after)(
             self.match_id, self.connection, self.sent_version
         )
@@ -190,9 +231,10 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.sent_version = max(self.sent_version, version)
 
     async def _announce_presence(self) -> None:
-        """Players coming and going are announced; a spectator is only counted (announcing
-        each of 500 spectators to the 499 others would flood the channel layer)."""
-        presence = await database_sync_to_async(reads.presence)(self.match_id)
+        """Players coming and going are announced (and recorded, `presence_log`); a
+        spectator is only counted (announcing each of 500 spectators to the 499 others
+        would flood the channel layer)."""
+        presence = await database_sync_to_async(reads.seat_presence_changed)(self.match_id)
         group = group_name(self.match_id)
         message = {"type": "match.presence", "group": group, "presence": presence}
         await self.channel_layer.group_send(group, message)

@@ -19,9 +19,9 @@ import uuid
 import weakref
 from typing import Any
 
-from cacho.services.notices import HUB_PREFIX
-
 logger = logging.getLogger(__name__)
+
+HUB_PREFIX = "hub-"  # the hubs' channel names (one per server process)
 
 Inbox = asyncio.Queue[dict[str, Any]]
 
@@ -50,8 +50,7 @@ class Hub:
 
     async def _ensure_pump(self) -> str:
         if self._channel is None:
-            # A plain (not process-specific) name: notices reach it in one script call
-            # (cacho.services.notices); this pump is its only reader.
+            # A channel of its own, read by this pump alone.
             self._channel = f"{HUB_PREFIX}{uuid.uuid4().hex}"
         if self._pump is None or self._pump.done():
             self._pump = asyncio.get_running_loop().create_task(self._run(self._channel))

@@ -21,3 +21,22 @@ class LiveConnection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.channel_name} on {self.match_id}"
+
+
+class PresenceChange(models.Model):
+    """A seated player's connection to the table changing: `connected` true when the
+    seat's first socket opens, false when its last one closes or goes stale. Append-only (the
+    database refuses UPDATE and DELETE) and kept out of the match's event stream: presence
+    decides no rule, and it is written off the move's path (`cacho.live.presence_log`).
+    The referee's review shows these on its timeline."""
+
+    match = models.ForeignKey("cacho.Match", on_delete=models.PROTECT, related_name="presence_changes")
+    seat_name = models.CharField(max_length=64)
+    connected = models.BooleanField()
+    at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["match", "at"], name="live_presence_match_at")]
+
+    def __str__(self) -> str:
+        return f"{self.seat_name} {'connected' if self.connected else 'disconnected'} at {self.at}"

@@ -12,13 +12,17 @@ Server to client:
   {"t": "presence", "d": {...}}, {"t": "pong"}, {"t": "error", "code", "message"}
 
 Parsing is strict: a frame that is not one of these is an error frame, never a write.
+A frame's JSON and text follow the edges' input policy (cacho.inputs): no NUL nor
+non-characters (`invalid-text`), nested at most `cacho.inputs.MAX_DEPTH` deep
+(`json-too-deep`).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
+
+from cacho import inputs
 
 MAX_FRAME_BYTES = 16_384
 MAX_COMMAND_ID = 64
@@ -75,13 +79,14 @@ def parse_client_frame(text: str | None) -> ClientFrame:
     if len(text) > MAX_FRAME_BYTES:
         raise FrameError("frame-too-large", f"frames are at most {MAX_FRAME_BYTES} bytes")
     try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise FrameError("bad-json", "a frame is a JSON object") from exc
+        data = inputs.loads(text, max_bytes=MAX_FRAME_BYTES)
+    except inputs.InputError as exc:
+        code = "bad-json" if exc.code == "malformed-json" else exc.code
+        raise FrameError(code, exc.message) from exc
     if not isinstance(data, dict):
         raise FrameError("bad-frame", "a frame is a JSON object")
     kind = data.get("t")
-    if kind not in _KEYS:
+    if not isinstance(kind, str) or kind not in _KEYS:
         raise FrameError("unknown-frame-type", f"unknown frame type {kind!r}")
     required, optional = _KEYS[kind]
     unknown = sorted(set(data) - required - optional)

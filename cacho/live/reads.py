@@ -5,19 +5,22 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError
 from django.utils import timezone
 
+from cacho import limits
 from cacho.engine.errors import RuleError
 from cacho.engine.games import Game, game_for
 from cacho.engine.viewer import Viewer
+from cacho.live import presence_log
 from cacho.live.models import LiveConnection
+from cacho.lru import LRU
 from cacho.models import Match, Seat
-from cacho.services import matches
+from cacho.services import matches, referees
 from cacho.services.presentation import (
     event_json,
     fixed_fields,
@@ -26,10 +29,15 @@ from cacho.services.presentation import (
     seats_json,
     wire_event,
 )
-from cacho.store import read_stream
+from cacho.store import Head, read_stream
 
-# Further behind than this, a client gets a full state instead of the events it missed.
-CATCH_UP_LIMIT = 200
+# Further behind than this, a client gets a full state instead of the events it missed
+# (`CACHO_LIVE_CATCH_UP_EVENTS`): what a resync costs is bounded whatever the match's length.
+CATCH_UP_LIMIT = 20
+
+
+def catch_up_limit() -> int:
+    return int(getattr(settings, "CACHO_LIVE_CATCH_UP_EVENTS", CATCH_UP_LIMIT))
 
 
 @dataclass(frozen=True)
@@ -69,13 +77,14 @@ def _match(match_id: str) -> Match | None:
 
 
 def viewer_of(match: Match, user: Any) -> tuple[Viewer, str | None]:
-    """Seated: that player; otherwise staff are referees; everyone else a spectator."""
+    """Seated: that player; otherwise the match's referees (`cacho.services.referees`) see
+    every die; everyone else is a spectator."""
     if user is None or not getattr(user, "is_authenticated", False):
         return Viewer.spectator(), None
     seat = Seat.objects.filter(match=match, user=user).first()
     if seat is not None:
         return Viewer.of_player(seat.name), seat.name
-    if user.is_staff:
+    if referees.referees(match.pk, user):
         return Viewer.referee(), None
     return Viewer.spectator(), None
 
@@ -108,6 +117,14 @@ def presence(match_id: str) -> dict[str, Any]:
     return {"players": seats, "spectators": sum(1 for name in rows if not name)}
 
 
+def seat_presence_changed(match_id: str) -> dict[str, Any]:
+    """The presence after a seated player's socket opened or closed, its change to be
+    recorded durably (`presence_log`, off this thread)."""
+    now = presence(match_id)
+    presence_log.note(match_id, now["players"], timezone.now())
+    return now
+
+
 def state_frame(
     match_id: str, connection: Connection, seats: list[dict[str, Any]] | None = None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -120,9 +137,10 @@ def state_frame(
 
 
 def cached_state_frame(
-    connection: Connection, row: Match, state: Any, seats: list[dict[str, Any]]
+    connection: Connection, row: Match | Head, state: Any, seats: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """A state frame from a match row and its state at the same version (no database)."""
+    """A state frame from a match row (or a cached head) and its state at the same version
+    (no database)."""
     view = connection.game.view(state, connection.viewer)
     shown = match_document(connection.fixed, row, seats, connection.viewer, view)
     return {"t": "state", "v": row.version, "d": shown}
@@ -135,7 +153,7 @@ def frames_after(
     match = Match.objects.get(pk=match_id)
     if match.version <= after:
         return [], after
-    if match.version - after > CATCH_UP_LIMIT:
+    if match.version - after > catch_up_limit():
         return None, match.version
     game = game_for(match.ruleset)
     state = matches.load_state(match, game)
@@ -162,33 +180,39 @@ def frames_from_wire(connection: Connection, wire: list[dict[str, Any]]) -> list
     return out
 
 
-class _FrameMemo:
-    """A small LRU of serialised frames (the event hash in the key: never a stale frame)."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self._items: OrderedDict[tuple[Any, ...], str] = OrderedDict()
-        self.size = size
-
-    def get(self, key: tuple[Any, ...]) -> str | None:
-        return self._items.get(key)
-
-    def put(self, key: tuple[Any, ...], text: str) -> None:
-        self._items[key] = text
-        if len(self._items) > self.size:
-            self._items.popitem(last=False)
-
-
-SHARED_FRAMES = _FrameMemo()
+# Serialised frames shared by a process's spectators and referees (the event's hash in the
+# key: never a stale frame).
+SHARED_FRAMES: LRU[tuple[Any, ...], str] = LRU(4096)
 
 
 def submit_command(
-    match_id: str, seat: str, payload: dict[str, Any], command_id: str, expected_version: int | None
+    match_id: str,
+    seat: str,
+    payload: dict[str, Any],
+    command_id: str,
+    expected_version: int | None,
+    user_id: int | None = None,
 ) -> CommandOutcome:
-    """The write path, with its errors turned into an acknowledgement."""
+    """The write path, with its errors turned into an acknowledgement. A user past the
+    `commands` rate (cacho.limits, shared with the API) is refused before any work."""
+    if user_id is not None and (wait := limits.hit("commands", user_id)) is not None:
+        return CommandOutcome(
+            False,
+            code="rate-limited",
+            message="too many commands: slow down",
+            extra={"retry_after": max(1, round(wait))},
+        )
     try:
         result = matches.submit(match_id, seat, payload, command_id, expected_version)
     except RuleError as error:
         return CommandOutcome(False, code=error.code, message=error.message)
+    except matches.CommandIdReused as reused:
+        return CommandOutcome(
+            False,
+            code="command-id-reused",
+            message="this command id was already used for another command",
+            extra={"current_version": reused.current_version},
+        )
     except matches.VersionConflict as conflict:
         return CommandOutcome(
             False,

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from cacho.live.timers import sweep_deadlines as sweep
+from cacho.live.timers import sweep_stale_connections
+
 
 @shared_task(name="cacho.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
     """Play the turns whose deadline passed and whose timer task never ran (a dead worker)."""
-    from cacho.live.timers import sweep_deadlines as sweep
-
     return sweep()
 
 
 @shared_task(name="cacho.sweep_connections", ignore_result=True)
 def sweep_connections() -> int:
-    from cacho.live.timers import sweep_stale_connections
-
     return sweep_stale_connections()

@@ -14,10 +14,16 @@ import datetime as dt
 import heapq
 import logging
 import threading
-import time
 from typing import Any
 
 from django.db import close_old_connections
+from django.utils import timezone
+
+from cacho import store
+from cacho.clock import now_ms
+from cacho.live import presence_log
+from cacho.live.models import LiveConnection
+from cacho.services.matches import expire_turn
 
 logger = logging.getLogger(__name__)
 
@@ -25,38 +31,31 @@ SWEEP_EVERY_SECONDS = 1.0
 STALE_CONNECTION = dt.timedelta(minutes=2)
 
 
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
-
-
 def sweep_deadlines(at_ms: int | None = None) -> int:
-    """Play every turn whose deadline has passed; returns how many were played."""
-    from cacho.models import Match
-    from cacho.services.matches import expire_turn
-
+    """Play every turn whose deadline has passed at `at_ms` (now unless given); returns how
+    many were played."""
     at_ms = now_ms() if at_ms is None else at_ms
-    due = (
-        Match.objects.filter(status=Match.STATUS_LIVE, deadline_ms__lte=at_ms)
-        .exclude(turn_key="")
-        .values_list("pk", "version")
-    )
     played = 0
-    for match_id, version in list(due):
+    for match_id, version in store.due_turns(at_ms):
         try:
-            if expire_turn(match_id, version) is not None:
+            if expire_turn(match_id, version, at_ms) is not None:
                 played += 1
         except Exception:  # one broken match must not stop the sweep of the others
             logger.exception("sweep: cannot expire the turn of match %s", match_id)
     return played
 
 
-def sweep_stale_connections() -> int:
-    """Presence rows whose socket vanished without a goodbye (a crashed server)."""
-    from django.utils import timezone
-
-    from cacho.live.models import LiveConnection
-
-    deleted, _ = LiveConnection.objects.filter(last_seen__lt=timezone.now() - STALE_CONNECTION).delete()
+def sweep_stale_connections(now: dt.datetime | None = None) -> int:
+    """Presence rows whose socket vanished without a goodbye (a crashed server); a seated
+    player left without a socket is recorded as disconnected when last heard from."""
+    stale = LiveConnection.objects.filter(last_seen__lt=(now or timezone.now()) - STALE_CONNECTION)
+    heard: dict[Any, dt.datetime] = {}
+    for match_id, last_seen in stale.exclude(seat_name="").values_list("match_id", "last_seen"):
+        heard[match_id] = max(last_seen, heard.get(match_id, last_seen))
+    deleted, _ = stale.delete()
+    for match_id, at in heard.items():
+        seated = LiveConnection.objects.filter(match_id=match_id).exclude(seat_name="")
+        presence_log.record(match_id, frozenset(seated.values_list("seat_name", flat=True)), at)
     return deleted
 
 
@@ -87,8 +86,6 @@ class InProcessTimers:
         return max(0.0, min(SWEEP_EVERY_SECONDS, (self._heap[0][0] - now_ms()) / 1000))
 
     def _run(self) -> None:
-        from cacho.services.matches import expire_turn
-
         while True:
             with self._wake:
                 self._wake.wait(timeout=self._next_wait())

@@ -8,4 +8,5 @@ app_name = "cacho-live"
 
 urlpatterns = [
     path("me/matches", views.MyMatchesView.as_view(), name="my-matches"),
+    path("matches/<str:match_id>/presence", views.PresenceLogView.as_view(), name="match-presence"),
 ]

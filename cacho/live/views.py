@@ -1,5 +1,6 @@
 """Return to my match: the live matches where the caller holds a seat, and who is
-connected to each (presence)."""
+connected to each (presence); a match's presence log (when its players' connections came
+and went)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from cacho.api.views import CachoView
+from cacho.api.views import CachoView, get_match
+from cacho.live.presence_log import changes_of
 from cacho.live.reads import presence
 from cacho.models import Match
 
@@ -60,3 +62,27 @@ class MyMatchesView(CachoView):
             )
         rows.sort(key=lambda row: row["status"] != Match.STATUS_LIVE)
         return Response(rows)
+
+
+PresenceChangeOut = inline_serializer(
+    "PresenceChange",
+    {
+        "seat": serializers.CharField(),
+        "at": serializers.IntegerField(help_text="ms since the epoch, as events' `at`"),
+        "change": serializers.ChoiceField(choices=["connected", "disconnected", "reconnected"]),
+    },
+    many=True,
+)
+
+
+class PresenceLogView(CachoView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: inline_serializer("PresenceLog", {"changes": PresenceChangeOut})},
+        summary="When each seated player connected, disconnected and reconnected",
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        """Public, as the live presence is: seat names and times, never a die."""
+        match = get_match(match_id)
+        return Response({"changes": changes_of(match.pk)})

@@ -11,8 +11,8 @@
   together run in one database transaction (one commit for many matches).
   Projections are rebuildable and only ever move forward, so a late write is harmless
   and one lost with a dying process is repaired by `manage.py rebuild_projections`.
-(Channel-layer notices are not sent from here: cacho.services.notices sends them at once,
-on the committing thread, in one Redis round trip.)
+(Channel-layer notices are not sent from here: they have a loop of their own,
+cacho.services.notices.)
 
 `inline = True` runs the work on the caller's thread instead (benchmarks, debugging).
 """
@@ -29,6 +29,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
+from django.db import close_old_connections, connections, transaction
+
 logger = logging.getLogger(__name__)
 
 Call = tuple[str | None, Callable[[], Any]]
@@ -39,7 +41,9 @@ Pending = tuple[float, str | None, Callable[[], Any]]
 class Dispatcher:
     CHECK_EVERY = 256
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        """`clock`: seconds, for the holds (a test passes its own and moves it)."""
+        self.clock = clock
         self._pending: OrderedDict[Hashable, Pending] = OrderedDict()
         self._has_work = threading.Condition(threading.Lock())
         self._serial = itertools.count()
@@ -73,7 +77,7 @@ class Dispatcher:
             return
         self._ensure_worker()
         with self._has_work:
-            now = time.monotonic()
+            now = self.clock()
             for function, key, transaction, after in calls:
                 slot = ("key", key) if key is not None else ("call", next(self._serial))
                 self._pending.pop(slot, None)
@@ -114,7 +118,7 @@ class Dispatcher:
         """The calls that are due, in order; waits for one."""
         with self._has_work:
             while True:
-                now = time.monotonic()
+                now = self.clock()
                 due = [slot for slot, (not_before, _, _) in self._pending.items() if not_before <= now]
                 if due:
                     self._wakes_at = 0.0  # busy: every new call must be looked at
@@ -124,8 +128,6 @@ class Dispatcher:
                 self._has_work.wait(timeout=self._wakes_at - now)
 
     def _work(self) -> None:
-        from django.db import close_old_connections, connections
-
         while True:
             batch = self._take()
             _guarded(close_old_connections)  # this thread must outlive any error
@@ -142,17 +144,13 @@ class Dispatcher:
                 _guarded(connections.close_all)
 
     def drain(self, timeout: float = 10.0) -> None:
-        """Run everything queued so far, held calls included, and wait for it; read the
-        notices' replies (tests, shutdown)."""
+        """Run everything queued so far, held calls included, and wait for it (tests, shutdown)."""
         with self._has_work:
             for slot, (_, group, function) in list(self._pending.items()):
                 self._pending[slot] = (0.0, group, function)
         done = threading.Event()
         self.call(done.set)
         done.wait(timeout)
-        from cacho.services.notices import NOTICES
-
-        NOTICES.settle()  # replies read: a non-hub member of a group has its message too
 
 
 def _guarded(function: Callable[[], Any]) -> None:
@@ -164,8 +162,6 @@ def _guarded(function: Callable[[], Any]) -> None:
 
 def _in_one_transaction(functions: list[Callable[[], Any]]) -> None:
     """One commit for the lot; if any fails, each on its own (the failure is only logged)."""
-    from django.db import transaction
-
     try:
         with transaction.atomic():
             for function in functions:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from cacho.chain import micros
 from cacho.engine.games import Game, game_for
 from cacho.engine.viewer import Viewer
 from cacho.models import Match
-from cacho.services import matches
-from cacho.store import StoredEvent, micros
+from cacho.services.state_cache import load_state
+from cacho.store import Head, StoredEvent
 
 
 def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:
@@ -30,7 +31,7 @@ def match_json(
 ) -> dict[str, Any]:
     """The match as `viewer` may see it (`seats`: `seats_json` of it, when the caller has them)."""
     game = game_for(match.ruleset)
-    state = matches.load_state(match, game)
+    state = load_state(match, game)
     seats = seats if seats is not None else seats_json(match, user_id)
     return match_document(fixed_fields(match), match, seats, viewer, game.view(state, viewer))
 
@@ -40,6 +41,7 @@ def fixed_fields(match: Match) -> dict[str, Any]:
     return {
         "id": str(match.pk),
         "game": match.game,
+        "traits": game_for(match.ruleset).traits.as_json(),
         "ruleset": match.ruleset,
         "options": match.options,
         "options_hash": match.options_hash,
@@ -49,7 +51,11 @@ def fixed_fields(match: Match) -> dict[str, Any]:
 
 
 def match_document(
-    fixed: dict[str, Any], head: Match, seats: list[dict[str, Any]], viewer: Viewer, view: dict[str, Any]
+    fixed: dict[str, Any],
+    head: Match | Head,
+    seats: list[dict[str, Any]],
+    viewer: Viewer,
+    view: dict[str, Any],
 ) -> dict[str, Any]:
     """The one shape of a match shown to a viewer, from its fixed fields and its row at
     the version shown (REST, or a socket's state from the store or from the process's
@@ -57,6 +63,9 @@ def match_document(
     return {
         "id": fixed["id"],
         "game": fixed["game"],
+        # what the pages draw differently for this game (cacho.engine.traits): they never
+        # branch on its name
+        "traits": fixed["traits"],
         "ruleset": fixed["ruleset"],
         "options": fixed["options"],
         "options_hash": fixed["options_hash"],

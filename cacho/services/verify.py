@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cacho.chain import stored_hash
 from cacho.engine import fairness
 from cacho.engine.games import game_for
 from cacho.models import Event, Match
-from cacho.store import stored_hash
 
 
 class Broken(Exception):
@@ -46,10 +46,13 @@ def verify_match(match: Match) -> dict[str, Any]:
         "verified_scopes": [],
         "unrevealed_scopes": [],
         "error": None,
+        # A physical table's dice are entered by its scorekeeper: nothing to check them against.
+        "dice_entered": False,
     }
     try:
         _check_chain(match, events)
-        verified, unrevealed = _check_dice(match, events)
+        verified, unrevealed, entered = _check_dice(match, events)
+        report["dice_entered"] = entered
         report["verified_scopes"] = verified
         report["unrevealed_scopes"] = unrevealed
     except Broken as broken:
@@ -75,7 +78,9 @@ def _check_chain(match: Match, events: list[Event]) -> None:
         raise Broken(events[-1], "chain-head-mismatch", "the stream's head hash differs from the last event")
 
 
-def _check_dice(match: Match, events: list[Event]) -> tuple[list[str], list[str]]:
+def _check_dice(match: Match, events: list[Event]) -> tuple[list[str], list[str], bool]:
+    """The scopes verified, those not revealed yet, and whether the dice were entered at a
+    physical table (no commitment to check)."""
     game = game_for(match.ruleset)
     scopes: dict[str, _Scope] = {}
     verified: list[str] = []
@@ -90,7 +95,7 @@ def _check_dice(match: Match, events: list[Event]) -> tuple[list[str], list[str]
         meta = event.metadata.get("dice") if isinstance(event.metadata, dict) else None
         if dice is not None:
             if not isinstance(meta, dict):
-                if match.imported:
+                if match.imported or game.is_physical(state):
                     continue  # a physical table's dice: entered, not rolled
                 raise Broken(event, "dice-without-commitment", "dice rolled without a committed seed")
             scope_name = str(meta.get("scope"))
@@ -116,4 +121,5 @@ def _check_dice(match: Match, events: list[Event]) -> tuple[list[str], list[str]
                     )
             verified.append(scope_name)
             scopes.pop(scope_name, None)
-    return verified, sorted(scopes)
+    entered = bool(match.imported or (state is not None and game.is_physical(state)))
+    return verified, sorted(scopes), entered

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `make test`: dev dependencies, PostgreSQL and Redis up, the whole pytest suite.
 # Arguments are passed to pytest (e.g. `deploy/dev/test.sh tests/engine -x`).
+# With CI set (.ci/run sets it) a test that lacks PostgreSQL, Redis or Chromium fails
+# instead of skipping (tests/needs.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . deploy/dev/_venv.sh
@@ -39,8 +41,41 @@ fi
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "==> installing Chromium for the browser tests" >&2
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null 2>&1 \
-        || echo "==> could not install Chromium: browser tests will be skipped" >&2
+        || echo "==> could not install Chromium: browser tests will $([ -n "${CI:-}" ] && echo fail || echo be skipped)" >&2
 fi
+
+# deploy: nginx and PgBouncer for the deployment's tests (tests/deploy: the topology through
+# nginx, `nginx -t` of every nginx file, PgBouncer in transaction mode), Debian packages.
+# The tests start their own on free ports (whatever the packages' own services do).
+deploy_packages=""
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || deploy_packages="nginx"
+command -v pgbouncer >/dev/null 2>&1 || [ -x /usr/sbin/pgbouncer ] || deploy_packages="$deploy_packages pgbouncer"
+command -v openssl >/dev/null 2>&1 || deploy_packages="$deploy_packages openssl"
+if [ -n "${deploy_packages# }" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "==> installing${deploy_packages} for the deployment tests" >&2
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $deploy_packages; } >/dev/null 2>&1 \
+        || echo "==> could not install${deploy_packages}: the deployment tests will $([ -n "${CI:-}" ] && echo fail || echo be skipped)" >&2
+fi
+
+# axe-core for the accessibility test (tests/frontend/test_accessibility.py), from the npm
+# registry into .venv/node (the pinned major keeps the rule set stable between runs). Without
+# npm the test skips on a developer's machine and fails under CI (tests/needs.py).
+AXE_VERSION="4.10"
+if [ ! -f .venv/node/node_modules/axe-core/axe.min.js ]; then
+    if command -v npm >/dev/null 2>&1; then
+        echo "==> installing axe-core $AXE_VERSION with npm into .venv/node" >&2
+        mkdir -p .venv/node
+        npm install --silent --no-audit --no-fund --prefix .venv/node "axe-core@~$AXE_VERSION" >&2 \
+            || echo "==> could not install axe-core: the accessibility test will $([ -n "${CI:-}" ] && echo fail || echo be skipped)" >&2
+    else
+        echo "==> npm is missing: the accessibility test will $([ -n "${CI:-}" ] && echo fail || echo be skipped)" >&2
+    fi
+fi
+
+# Bytecode caches under .venv, not beside the sources: otherwise every server, worker and
+# manage.py that the tests start compiles the project again (PYTHONDONTWRITEBYTECODE).
+export PYTHONPYCACHEPREFIX="$PWD/.venv/pycache"
+unset PYTHONDONTWRITEBYTECODE
 
 echo "==> $(.venv/bin/python -c "import sys; from tournaments.config import main; sys.exit(main())")" >&2
 exec .venv/bin/python -m pytest "$@"

@@ -1,4 +1,5 @@
-"""Match-server tests run on PostgreSQL (`make test`); without DATABASE_URL they are skipped."""
+"""Match-server tests run on PostgreSQL and Redis (`make test`); without DATABASE_URL they
+are skipped, or fail under CI (tests.needs)."""
 
 from __future__ import annotations
 
@@ -9,19 +10,18 @@ from typing import Any
 
 import pytest
 import redis
-from asgiref.sync import async_to_sync
 
+from cacho.services import notices
 from cacho.services.dispatch import DISPATCH
 from cacho.services.matches import STATES
+from tests.needs import missing
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if os.environ.get("DATABASE_URL"):
-        return
-    skip = pytest.mark.skip(reason="DATABASE_URL not set: run the suite with `make test`")
-    for item in items:
-        if "tests/cacho/" in str(item.fspath):
-            item.add_marker(skip)
+@pytest.fixture(autouse=True)
+def postgresql(request: pytest.FixtureRequest) -> None:
+    """These tests need PostgreSQL, but those marked `sqlite_too` (run on SQLite too)."""
+    if not os.environ.get("DATABASE_URL") and request.node.get_closest_marker("sqlite_too") is None:
+        missing("DATABASE_URL not set: run the suite with `make test`")
 
 
 @pytest.fixture(autouse=True)
@@ -48,6 +48,7 @@ def settle_after_commit_work() -> None:
     DISPATCH.drain()
     DISPATCH.call(connections.close_all)
     DISPATCH.drain()
+    notices.settle()
 
 
 @pytest.fixture
@@ -55,7 +56,7 @@ def redis_layer() -> Any:
     """A channels-redis layer of its own (a fresh prefix) on REDIS_URL, emptied afterwards."""
     url = os.environ.get("REDIS_URL")
     if not url:
-        pytest.skip("REDIS_URL is not set")
+        missing("REDIS_URL is not set: run the suite with `make test`")
     from channels_redis.core import RedisChannelLayer
 
     prefix = f"cachotest{uuid.uuid4().hex[:8]}"
@@ -64,6 +65,5 @@ def redis_layer() -> Any:
     )
     yield layer
     client = redis.Redis.from_url(url)
-    for key in client.scan_iter(f"{prefix}*"):
-        client.delete(key)
-    async_to_sync(layer.flush)()
+    for key in client.scan_iter(f"{prefix}*"):  # (not `layer.flush()`: it closes the pools of
+        client.delete(key)  # every loop from this one, the notice loop's among them)

@@ -29,21 +29,19 @@ def play(match: Match, seat: str, **payload: Any) -> matches.Result:
     return matches.submit(match.pk, seat, payload, command_id())
 
 
-def legal_bidding_move(state: Any, rng: Any) -> tuple[str, dict[str, Any]]:
-    """A random legal command for the player on turn of a bidding match."""
-    from cacho.engine import bidding
+def bot_move(state: Any, rng: Any) -> tuple[str, dict[str, Any]]:
+    """The player on turn and the payload the engine's one bot policy sends for them
+    (`Game.bot_payload`): what the live bots, the demo and the benches play too."""
+    game = game_for(state.rules.ruleset)
+    player = game.to_act(state)
+    assert player is not None, "nobody is on turn"
+    payload = game.bot_payload(state, player, rng)
+    assert payload is not None, "the player on turn always has a move"
+    return player, payload
 
-    player = state.config.players[state.round.to_act]
-    legal = bidding.legal_actions(state, player)
-    options: list[dict[str, Any]] = []
-    if "bid" in legal["actions"]:
-        for face, low in legal["bid_minimums"].items():
-            if low is not None:
-                options.append({"type": "bid", "quantity": low, "face": int(face)})
-    for action in legal["actions"]:
-        if action in ("dudo", "calza", "paso", "salpicon", "deny"):
-            options.append({"type": action})
-    return player, rng.choice(options)
+
+# The name the tests of other branches still call.
+legal_bidding_move = bot_move
 
 
 def version_of(match: Match | Any) -> int:

@@ -16,9 +16,26 @@ from rest_framework.test import APIClient
 
 from cacho.models import Event, Match
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.usefixtures("committed_db")
 
 User = get_user_model()
+
+
+def the_user_ref_referees(match_id: object, user: object) -> bool:
+    """The referee check these tests configure (`CACHO_REFEREE_CHECK`): the tournaments
+    app answers it for its tables (tests/tournaments/test_disputes.py); a casual match's
+    tests name their referee directly."""
+    return getattr(user, "username", "") == "ref"
+
+
+@pytest.fixture
+def referee_ref(settings: Any) -> None:
+    settings.CACHO_REFEREE_CHECK = "tests.cacho.test_api.the_user_ref_referees"
+    settings.CACHO_IMPORT_CHECK = "tests.cacho.test_api.the_user_keeper_imports"
+
+
+def the_user_keeper_imports(user: Any) -> bool:
+    return bool(user.username == "keeper")
 
 
 def client_for(name: str | None, staff: bool = False) -> APIClient:
@@ -69,7 +86,7 @@ def test_create_needs_a_login_and_valid_fields() -> None:
     assert not Match.objects.exists()
 
 
-def test_seats_commands_and_their_error_codes() -> None:
+def test_seats_commands_and_their_error_codes(referee_ref: None) -> None:
     match_id, clients = new_match()
     ana, beto = clients["ana"], clients["beto"]
     player, version = on_turn(match_id, ana)
@@ -142,7 +159,8 @@ def test_seats_commands_and_their_error_codes() -> None:
     assert ana.get(f"/api/matches/{match_id}/events?after=x").json()["code"] == "invalid-after"
     assert ana.get(f"/api/matches/{match_id}/events?after=-1").status_code == 400
     assert beto.get(f"/api/matches/{match_id}/record").json()["code"] == "match-not-finished"
-    assert client_for("ref", staff=True).get(f"/api/matches/{match_id}/record").status_code == 200
+    assert client_for("ref").get(f"/api/matches/{match_id}/record").status_code == 200
+    assert client_for("staffer", staff=True).get(f"/api/matches/{match_id}/record").status_code == 403
     verified = client_for(None).get(f"/api/matches/{match_id}/verify").json()
     assert verified["valid"] is True
 
@@ -222,8 +240,12 @@ RECORD = {
 }
 
 
-def test_import_stores_nothing_for_a_bad_record_and_a_good_one_round_trips() -> None:
+def test_import_stores_nothing_for_a_bad_record_and_a_good_one_round_trips(referee_ref: None) -> None:
     scorekeeper = client_for("keeper")
+    strangers = ((client_for("caro"), "import-not-allowed"), (client_for(None), "not-authenticated"))
+    for stranger, code in strangers:
+        refused = stranger.post("/api/matches/import", RECORD, format="json")
+        assert refused.status_code == 403 and refused.json()["code"] == code
     broken = json.loads(json.dumps(RECORD))
     broken["rounds"][0]["actions"][1]["bid"] = [1, 6]
     for bad, code in [
@@ -246,7 +268,7 @@ def test_import_stores_nothing_for_a_bad_record_and_a_good_one_round_trips() -> 
     assert created.status_code == 201, created.content
     match_id = created.json()["id"]
     assert created.json()["imported"] is True
-    exported = client_for("ref", staff=True).get(f"/api/matches/{match_id}/record").json()
+    exported = client_for("ref").get(f"/api/matches/{match_id}/record").json()
     from cacho.engine.record import replay_record
 
     assert replay_record(exported) == replay_record(RECORD)
@@ -262,3 +284,7 @@ def test_import_stores_nothing_for_a_bad_record_and_a_good_one_round_trips() -> 
     created = scorekeeper.post("/api/matches/import", alalay, format="json")
     assert created.status_code == 201, created.content
     assert created.json()["state"]["entries"][0]["card"]["straight"] == 25
+    # a record that stops mid-match is a physical table's: no clock runs on it, ever
+    assert created.json()["state"]["physical"] is True
+    assert created.json()["deadline"] is None and created.json()["status"] == "live"
+    assert Match.objects.get(pk=created.json()["id"]).turn_key == ""

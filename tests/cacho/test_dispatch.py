@@ -6,19 +6,11 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import Any
 
 import pytest
 from django.db import connection
 
 from cacho.services.dispatch import Dispatcher
-
-
-def wait_until(predicate: Any, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not reached"
-        time.sleep(0.005)
 
 
 def test_a_keyed_call_replaces_the_pending_one_with_its_key() -> None:
@@ -40,21 +32,36 @@ def test_unkeyed_calls_all_run_in_order() -> None:
     assert ran == list(range(20))
 
 
+class Clock:
+    """The dispatcher's clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def looked(dispatcher: Dispatcher) -> None:
+    """Return once the worker has looked at its clock again (an immediate call has run)."""
+    done = threading.Event()
+    dispatcher.call(done.set)
+    assert done.wait(5)
+
+
 def test_a_held_call_waits_and_a_replacement_starts_the_wait_again() -> None:
-    dispatcher = Dispatcher()
-    ran: list[tuple[str, float]] = []
-    start = time.monotonic()
-    dispatcher.call(lambda: ran.append(("first", time.monotonic() - start)), key="timer", after=1.0)
-    time.sleep(0.2)
-    replaced = time.monotonic() - start
-    dispatcher.call(lambda: ran.append(("second", time.monotonic() - start)), key="timer", after=1.0)
-    time.sleep(max(0.0, 1.1 - (time.monotonic() - start)))  # the first hold is over
-    if time.monotonic() - start < replaced + 1.0:  # (a slow machine may be past the second)
-        assert ran == []
-    wait_until(lambda: ran)
-    time.sleep(0.05)
-    assert [name for name, _ in ran] == ["second"]
-    assert ran[0][1] >= replaced + 1.0
+    clock = Clock()
+    dispatcher = Dispatcher(clock)
+    ran: list[str] = []
+    dispatcher.call(lambda: ran.append("first"), key="timer", after=1.0)
+    clock.now += 0.2
+    dispatcher.call(lambda: ran.append("second"), key="timer", after=1.0)
+    clock.now += 0.9  # the first one's hold is over, the second one's is not
+    looked(dispatcher)
+    assert ran == []
+    clock.now += 0.1
+    looked(dispatcher)
+    assert ran == ["second"]
 
 
 def test_drain_runs_held_calls_at_once() -> None:
@@ -79,7 +86,7 @@ def test_a_failing_call_does_not_stop_the_worker() -> None:
     assert ran == ["after"]
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("committed_db")
 def test_calls_of_one_transaction_group_share_a_transaction_and_survive_a_failure() -> None:
     dispatcher = Dispatcher()
     seen: list[tuple[str, bool]] = []
@@ -113,7 +120,8 @@ def test_calls_of_one_transaction_group_share_a_transaction_and_survive_a_failur
 
 
 def test_calls_handed_over_together_keep_their_keys_holds_and_order() -> None:
-    dispatcher = Dispatcher()
+    clock = Clock()
+    dispatcher = Dispatcher(clock)
     ran: list[str] = []
     dispatcher.call(lambda: ran.append("stale projection"), key="project", after=0.2)
     dispatcher.call_each(
@@ -123,7 +131,10 @@ def test_calls_handed_over_together_keep_their_keys_holds_and_order() -> None:
             (lambda: ran.append("plain"), None, None, 0.0),
         ]
     )
-    wait_until(lambda: len(ran) == 3)
+    looked(dispatcher)
+    assert ran == ["projection", "plain"]
+    clock.now += 0.05
+    looked(dispatcher)
     assert ran == ["projection", "plain", "timer"]
 
 

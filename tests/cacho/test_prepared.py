@@ -11,7 +11,7 @@ from django.db import IntegrityError, connection, transaction
 
 from cacho import prepared
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.usefixtures("committed_db")
 
 TABLE = "cacho_prepared_probe"
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -20,10 +19,11 @@ from cacho.engine.viewer import Viewer
 from cacho.models import DiceSeed, Event, LiveTable, Match, MatchSummary
 from cacho.services import matches
 from cacho.services.dispatch import DISPATCH
+from cacho.services.state_cache import engine_events
 from cacho.services.verify import verify_match
 from tests.cacho.helpers import command_id, legal_bidding_move, play, state_of
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.usefixtures("committed_db")
 
 
 def versions(match: Match) -> list[int]:
@@ -48,9 +48,9 @@ def test_a_repeated_command_id_returns_the_first_result_and_writes_nothing() -> 
     again = matches.submit(match.pk, "ana", {"type": "bid", "quantity": 2, "face": 3}, "same-id", 2)
     assert again.repeated and not first.repeated
     assert [e.position for e in again.events] == [e.position for e in first.events]
-    # Even a different body under the same id answers with the first result.
-    third = matches.submit(match.pk, "ana", {"type": "dudo"}, "same-id")
-    assert [e.version for e in third.events] == [3]
+    # A different body under the same id is not a repeat (tests/cacho/test_command_ids.py).
+    with pytest.raises(matches.CommandIdReused):
+        matches.submit(match.pk, "ana", {"type": "dudo"}, "same-id")
     assert versions(match) == [1, 2, 3]
 
 
@@ -153,20 +153,21 @@ def test_alalay_throws_are_server_rolled_from_one_seed_per_turn() -> None:
 
 def test_a_turn_timer_acts_once_and_only_for_its_version() -> None:
     match = matches.create_match("dudo", ["ana", "beto"], first_seat=0, turn_seconds=1)
-    version = Match.objects.get(pk=match.pk).version
-    assert matches.expire_turn(match.pk, version) is None  # too early: nothing
-    time.sleep(1.05)
-    result = matches.expire_turn(match.pk, version)
+    row = Match.objects.get(pk=match.pk)
+    assert row.deadline_ms is not None
+    assert matches.expire_turn(match.pk, row.version, row.deadline_ms - 1) is None  # too early: nothing
+    result = matches.expire_turn(match.pk, row.version, row.deadline_ms)
     assert result is not None and result.events[0].payload["timed_out"] is True
-    assert matches.expire_turn(match.pk, version) is None  # a repeated or late timer: nothing
+    assert result.events[0].metadata["at"] == row.deadline_ms  # played at the time it was given
+    assert matches.expire_turn(match.pk, row.version, row.deadline_ms + 5000) is None  # repeated, late
     assert versions(match)[-1] == result.version
 
 
 def test_an_alalay_turn_timer_finishes_the_turn_with_fair_dice() -> None:
     match = matches.create_match("alalay", ["ana", "beto"], first_seat=0, turn_seconds=1)
-    version = Match.objects.get(pk=match.pk).version
-    time.sleep(1.05)
-    result = matches.expire_turn(match.pk, version)
+    row = Match.objects.get(pk=match.pk)
+    assert row.deadline_ms is not None
+    result = matches.expire_turn(match.pk, row.version, row.deadline_ms)
     assert result is not None
     assert result.events[0].type == "turn_timed_out"
     state = state_of(match)
@@ -203,7 +204,7 @@ def test_incremental_projections_equal_a_rebuild_and_the_replayed_stream() -> No
         assert projection_rows(match) == incremental[match.pk]
         fresh = Match.objects.get(pk=match.pk)
         game = game_for(fresh.ruleset)
-        replayed = game.replay(matches.engine_events(fresh, game))
+        replayed = game.replay(engine_events(fresh, game))
         summary, live = incremental[match.pk]
         assert summary["version"] == fresh.version == live["version"]
         assert summary["to_act"] == (game.to_act(replayed) or "")
@@ -222,16 +223,16 @@ def test_a_stale_cache_never_decides_a_command_wrongly() -> None:
     """Another process appended meanwhile: the optimistic path notices and the locked
     path decides on the real state (a stale cache must not refuse a legal move)."""
     match = matches.create_match("dudo", ["ana", "beto"], first_seat=0)
-    entry = matches.STATES.entry(str(match.pk))
-    assert entry is not None and entry[2] is not None
+    entry = matches.STATES.get(str(match.pk))
+    assert entry is not None
     matches.submit(match.pk, "ana", {"type": "bid", "quantity": 2, "face": 3}, command_id())
     matches.STATES.clear()
-    matches.STATES.put(str(match.pk), *entry)  # as if this process had missed version 3
+    matches.STATES.put(entry)  # as if this process had missed version 3
     result = matches.submit(match.pk, "beto", {"type": "bid", "quantity": 3, "face": 3}, command_id())
     assert result.version == 4 and not result.repeated
     assert versions(match) == [1, 2, 3, 4]
     matches.STATES.clear()
-    matches.STATES.put(str(match.pk), *entry)
+    matches.STATES.put(entry)
     with pytest.raises(RuleError) as error:  # judged on the real state: ana's turn again
         matches.submit(match.pk, "beto", {"type": "bid", "quantity": 4, "face": 3}, command_id())
     assert error.value.code == "not-your-turn"

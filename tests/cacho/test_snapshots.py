@@ -22,9 +22,10 @@ from cacho.models import Match, Snapshot
 from cacho.services import matches
 from cacho.services.dispatch import DISPATCH
 from cacho.services.presentation import match_json
+from cacho.services.state_cache import engine_events
 from tests.cacho.helpers import command_id
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.usefixtures("committed_db")
 
 GAMES = [
     ("dudo", ["ana", "beto", "caro"]),
@@ -99,7 +100,7 @@ def test_a_cold_process_loads_the_newest_snapshot_and_replays_only_the_rest(
     assert versions, "snapshots were stored"
     assert all(b - a >= 10 for a, b in zip([0, *versions], versions, strict=False))
     game = game_for(ruleset)
-    replayed = game.replay(matches.engine_events(row, game))
+    replayed = game.replay(engine_events(row, game))
 
     matches.STATES.clear()  # another process: nothing cached
     with CaptureQueriesContext(connection) as queries:
@@ -116,7 +117,7 @@ def test_a_snapshot_of_other_engine_code_or_that_does_not_decode_is_ignored() ->
     DISPATCH.drain()
     row = Match.objects.get(pk=match.pk)
     game = game_for("dudo")
-    replayed = game.replay(matches.engine_events(row, game))
+    replayed = game.replay(engine_events(row, game))
     assert Snapshot.objects.filter(match=match).exists()
 
     Snapshot.objects.filter(match=match).update(engine="0" * 64)  # made before a rules change

@@ -9,11 +9,12 @@ import random
 import pytest
 
 from cacho.models import DiceSeed, Match
-from cacho.services import matches
+from cacho.services import deadlines, matches
+from cacho.services.batch import SEED_SECRETS
 from cacho.services.verify import verify_match
 from tests.cacho.helpers import command_id, legal_bidding_move, state_of
 
-pytestmark = pytest.mark.django_db(transaction=True)  # autocommit appends, as served
+pytestmark = pytest.mark.usefixtures("committed_db")  # autocommit appends, as served
 
 
 def test_every_command_from_a_fresh_process_reveals_the_stored_seeds() -> None:
@@ -22,7 +23,7 @@ def test_every_command_from_a_fresh_process_reveals_the_stored_seeds() -> None:
     reveals = 0
     for _ in range(400):
         matches.STATES.clear()  # as if each command reached another server process
-        matches.SEED_SECRETS.clear()
+        SEED_SECRETS.clear()
         state = state_of(match)
         if state.phase == "over":
             break
@@ -48,13 +49,12 @@ def test_a_held_timer_is_not_sent_once_the_turn_was_played() -> None:
     match = matches.create_match("dudo", ["ana", "beto"], first_seat=0)
     at = Match.objects.get(pk=match.pk)
     assert at.deadline_ms is not None
-    assert matches.schedule_if_current(match.pk, at.version, at.deadline_ms)
+    assert deadlines.schedule_if_current(match.pk, at.version, at.deadline_ms)
     player, command = legal_bidding_move(state_of(match), random.Random(1))
     matches.submit(match.pk, player, command, command_id())  # played, maybe on another process
-    assert not matches.schedule_if_current(match.pk, at.version, at.deadline_ms)
+    assert not deadlines.schedule_if_current(match.pk, at.version, at.deadline_ms)
 
 
-@pytest.mark.django_db(transaction=True)
 def test_a_new_match_is_stored_whole_and_its_row_saves_as_an_update() -> None:
     """On PostgreSQL the match row, its seats, its first events and its first round's seed
     are one statement: the instance returned is a stored row like any other."""
@@ -76,7 +76,6 @@ def test_a_new_match_is_stored_whole_and_its_row_saves_as_an_update() -> None:
     assert Match.objects.filter(pk=match.pk, tournament_ref="t-1").count() == 1
 
 
-@pytest.mark.django_db(transaction=True)
 def test_a_match_created_in_a_transaction_that_rolls_back_leaves_nothing() -> None:
     from django.db import transaction
 

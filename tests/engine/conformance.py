@@ -1,4 +1,10 @@
-"""The comparison rule of docs/match-record.md ("Conformance"), shared by the engine tests."""
+"""The comparison rule of docs/match-record.md ("How an expected output is compared"),
+shared by the engine tests.
+
+The public example records live in `fixtures/records/` beside the project's own, named
+alike (`RULESET-what-it-shows.json` and its `.expected.json`); the tests read them from
+there only.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-SHARED_RECORDS = Path(__file__).resolve().parents[2].parent / "shared" / "examples" / "records"
+RECORDS = Path(__file__).resolve().parent / "fixtures" / "records"
 
 
 def subset_mismatch(expected: Any, actual: Any, path: str = "$") -> str | None:
@@ -42,12 +48,19 @@ def comparable_expectation(expected: dict[str, Any]) -> dict[str, Any]:
     return {"valid": False, "error": {k: v for k, v in error.items() if k in ("round", "action", "turn")}}
 
 
+def record_files() -> list[Path]:
+    """Every record of the fixtures; a missing folder is an error, never an empty list."""
+    if not RECORDS.is_dir():
+        raise FileNotFoundError(f"the conformance records are missing: {RECORDS}")
+    return sorted(p for p in RECORDS.glob("*.json") if not p.name.endswith(".expected.json"))
+
+
 def record_pairs() -> list[tuple[Path, Path]]:
-    if not SHARED_RECORDS.is_dir():
-        return []
-    records = sorted(p for p in SHARED_RECORDS.glob("*.json") if not p.name.endswith(".expected.json"))
-    return [
-        (r, r.with_name(r.stem + ".expected.json"))
-        for r in records
-        if r.with_name(r.stem + ".expected.json").exists()
-    ]
+    """(record, expected output) for every record; a record without its expectation is an error."""
+    pairs = [(record, record.with_name(record.stem + ".expected.json")) for record in record_files()]
+    missing = [expected.name for _, expected in pairs if not expected.exists()]
+    wanted = {expected for _, expected in pairs}
+    orphans = [path.name for path in RECORDS.glob("*.expected.json") if path not in wanted]
+    if missing or orphans or not pairs:
+        raise FileNotFoundError(f"records and expected outputs do not pair up: {missing + orphans}")
+    return pairs

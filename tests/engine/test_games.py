@@ -13,7 +13,7 @@ from cacho.engine.errors import RecordFormatError, RuleError
 from cacho.engine.games import GAMES, DiceNeeded, game_for
 from cacho.engine.record import replay_record
 from cacho.engine.viewer import Viewer
-from tests.engine.conformance import SHARED_RECORDS as RECORDS
+from tests.engine.conformance import record_files
 
 
 def test_rulesets_pick_their_game() -> None:
@@ -120,9 +120,7 @@ def test_an_alalay_timeout_is_finished_by_auto_play_steps() -> None:
     assert game.scores(state)["totals"]["ana"] > 0
 
 
-@pytest.mark.parametrize(
-    "path", [p for p in sorted(RECORDS.glob("*.json")) if not p.name.endswith(".expected.json")], ids=str
-)
+@pytest.mark.parametrize("path", record_files(), ids=lambda path: path.stem)
 def test_record_events_replay_to_the_records_outcome(path: Path) -> None:
     data = json.loads(path.read_text())
     try:
@@ -137,3 +135,33 @@ def test_record_events_replay_to_the_records_outcome(path: Path) -> None:
     assert replay_record(rewritten) == outcome
     roundtrip = [game.event_from_dict(game.event_to_dict(event)) for event in events]
     assert roundtrip == events
+
+
+def test_an_alalay_turn_lasts_five_seconds_after_three_timeouts_in_a_row() -> None:
+    """§9 P-1: the same timer machinery as the bidding games (CO-7)."""
+    game = GAMES["alalay"]
+    (started,) = game.start("alalay", {}, ["ana", "beto"], 0, 30)
+    state = game.initial_state(started)
+    rolls = iter([(2, 3, 4, 5, 6), (1, 2, 3, 4, 6), (2, 2, 3, 4, 6)])
+
+    def play(*commands: Any) -> None:
+        nonlocal state
+        for command in commands:
+            for event in game.decide(state, command):
+                state = game.evolve(state, event)
+
+    deadlines = []
+    for box in ("ones", "twos", "threes"):
+        assert game.to_act(state) == "ana"
+        deadlines.append(game.deadline(state, 1000, 30))
+        key = game.turn_key(state)
+        assert key is not None
+        while (step := game.timeout_step(state, key, 0)) is not None:
+            play(step.build(next(rolls)) if isinstance(step, DiceNeeded) else step)
+        play(alalay.Throw("beto", (1, 1, 2, 3, 3)), alalay.Score("beto", box))
+    assert deadlines == [31_000, 31_000, 31_000]
+    assert game.deadline(state, 1000, 30) == 6_000  # after three timed-out turns
+    # a turn ana plays herself gives her the full time again
+    play(alalay.Throw("ana", (1, 2, 2, 3, 4)), alalay.Score("ana", "fours"))
+    play(alalay.Throw("beto", (1, 1, 2, 4, 4)), alalay.Score("beto", "fours"))
+    assert game.to_act(state) == "ana" and game.deadline(state, 1000, 30) == 31_000

@@ -1,5 +1,5 @@
-"""Every public conformance record replays to its expected output, in-process and
-through `python -m cacho replay` (exit codes 0/1/2)."""
+"""Every conformance record (tests/engine/fixtures/records) replays to its expected output,
+in-process and through `python -m cacho replay` (exit codes 0/1/2)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,11 @@ import pytest
 
 from cacho.engine.errors import RecordFormatError
 from cacho.engine.record import replay_record_text
+from tests.engine import conformance
 from tests.engine.conformance import comparable_expectation, record_pairs, subset_mismatch
 
 PAIRS = record_pairs()
 ROOT = Path(__file__).resolve().parents[2]
-
-pytestmark = pytest.mark.skipif(not PAIRS, reason="the shared conformance records are not beside the repo")
 
 
 @pytest.mark.parametrize(("record", "expected"), PAIRS, ids=[p[0].stem for p in PAIRS])
@@ -28,6 +27,20 @@ def test_record_replays_to_expected_output(record: Path, expected: Path) -> None
     if outcome["valid"] is False:
         assert outcome["error"]["code"]
         assert outcome["error"]["code"] == outcome["error"]["code"].lower()
+
+
+def test_the_records_never_go_missing_quietly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(conformance, "RECORDS", tmp_path / "gone")
+    with pytest.raises(FileNotFoundError):
+        record_pairs()
+    monkeypatch.setattr(conformance, "RECORDS", tmp_path)
+    (tmp_path / "dudo-alone.json").write_text("{}")
+    with pytest.raises(FileNotFoundError):
+        record_pairs()  # a record without its expected output
+    (tmp_path / "dudo-alone.json").unlink()
+    (tmp_path / "dudo-orphan.expected.json").write_text("{}")
+    with pytest.raises(FileNotFoundError):
+        record_pairs()  # an expected output without its record
 
 
 def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -1,4 +1,4 @@
-"""Turn timers (rules.md §9): deadlines ride in the events, 5-second turns after three
+"""Turn timers (docs/rules.md §9): deadlines ride in the events, 5-second turns after three
 timeouts in a row, any manual action restores the full turn (CO-7, P-1)."""
 
 from __future__ import annotations

@@ -1,15 +1,23 @@
 """Real-browser tests: Debian's Chromium driven by Playwright against uvicorn + PostgreSQL +
-Redis (+ a Celery worker where timers matter), reusing the live-play fixtures."""
+Redis (+ a Celery worker where timers matter), reusing the live-play fixtures.
+
+"No console error on any page": `watch_console(page)` records what a page says went wrong
+(console errors, uncaught exceptions, HTTP error answers); `open_page(..., watch=True)`
+watches a page from its first request and fails the test at its end if it said anything;
+the `console_watch` fixture does the same for pages a test opens itself
+(`console_watch.watch(page)` before its `goto`)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests import needs
 from tests.live.conftest import env, server, services, worker  # noqa: F401  (fixtures)
 from tests.live.harness import session_cookie
 from tests.test_foundation.helpers import Server
@@ -34,7 +42,7 @@ def browser() -> Iterator[Any]:
     their own loops (tests/live) must not find one running. Meanwhile the ORM calls of these
     tests are plain synchronous set-up code, which Django's async-safety guard would refuse."""
     if not os.path.exists(CHROMIUM):
-        pytest.skip("Chromium is not installed (deploy/dev/test.sh installs it as root)")
+        needs.missing("Chromium is not installed (deploy/dev/test.sh installs it as root)")
     from playwright.sync_api import sync_playwright
 
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
@@ -51,13 +59,66 @@ def browser() -> Iterator[Any]:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+def watch_console(page: Any, errors: list[str] | None = None, *, responses: bool = True) -> list[str]:
+    """Record into `errors` (a new list unless given) every console error, uncaught
+    exception and, with `responses`, every HTTP answer of 400 or more the page receives
+    from now on (a test that expects a refusal leaves `responses` off)."""
+    said = [] if errors is None else errors
+    page.on(
+        "console",
+        lambda message: (
+            said.append(f"console: {message.text} ({message.location.get('url', '')})")
+            if message.type == "error"
+            else None
+        ),
+    )
+    page.on("pageerror", lambda error: said.append(f"exception: {error}"))
+    if responses:
+        page.on("response", lambda r: said.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    return said
+
+
+@dataclass
+class ConsoleWatch:
+    """The pages a test watches, and what they said; `check` fails on anything."""
+
+    errors: list[str] = field(default_factory=list)
+
+    def watch(self, page: Any, *, responses: bool = True) -> Any:
+        watch_console(page, self.errors, responses=responses)
+        return page
+
+    def check(self) -> None:
+        assert self.errors == [], "a page said something went wrong:\n" + "\n".join(self.errors)
+
+
+@pytest.fixture
+def console_watch() -> Iterator[ConsoleWatch]:
+    """Watch pages with `console_watch.watch(page)`; the test fails at its end if one of
+    them logged an error, threw, or received an HTTP error."""
+    watch = ConsoleWatch()
+    yield watch
+    watch.check()
+
+
 @pytest.fixture
 def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:  # noqa: F811
-    """`open_page(path, user=None, locale="en")`: a page in its own context, logged in as `user`."""
+    """`open_page(path, user=None, locale="en", watch=False, viewport=None)`: a page in its
+    own context, logged in as `user`; with `watch` its console and answers are watched from
+    its first request (`watch_console`) and the test fails at its end if it said anything."""
     contexts: list[Any] = []
+    watched = ConsoleWatch()
 
-    def open_(path: str, user: str | None = None, *, locale: str = "en", staff: bool = False) -> Any:
-        context = browser.new_context(locale=locale, viewport={"width": 1100, "height": 900})
+    def open_(
+        path: str,
+        user: str | None = None,
+        *,
+        locale: str = "en",
+        staff: bool = False,
+        watch: bool = False,
+        viewport: dict[str, int] | None = None,
+    ) -> Any:
+        context = browser.new_context(locale=locale, viewport=viewport or {"width": 1100, "height": 900})
         contexts.append(context)
         context.add_cookies([{"name": "django_language", "value": locale, "url": server.url}])
         if user is not None:
@@ -65,12 +126,16 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:  # 
             context.add_cookies([{"name": name, "value": value, "url": server.url}])
         page = context.new_page()
         page.set_default_timeout(10_000)
+        page.set_default_navigation_timeout(30_000)  # a page load on a busy 2-core machine
+        if watch:
+            watched.watch(page)
         page.goto(server.url + path)
         return page
 
     yield open_
     for context in contexts:
         context.close()
+    watched.check()
 
 
 def shot(page: Any, name: str) -> None:

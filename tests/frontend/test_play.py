@@ -55,7 +55,7 @@ def test_two_players_play_a_dudo_round_and_a_spectator_sees_the_reveal(open_page
     # the other player's socket drops: it reconnects and resumes from its last version
     pages[other].evaluate("window.cachoSocket.ws.close()")
     assert page.locator("[data-face-min]").count() == 6  # the minimum shown above each face
-    page.wait_for_selector("#announce:has-text('Your turn')")
+    page.wait_for_selector("#turn-who:has-text('Your turn')")
     shot(page, "dudo-player-on-turn")
     face = page.eval_on_selector("input[name=face]:not([disabled])", "e => e.value")
     page.check(f"#face-{face}")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import needs
 from tests.live.harness import asgi_server, celery_worker, services_env
 from tests.test_foundation.helpers import Server
 
@@ -14,14 +15,11 @@ from tests.test_foundation.helpers import Server
 def services() -> None:
     missing = [name for name in ("DATABASE_URL", "REDIS_URL") if not os.environ.get(name)]
     if missing:
-        message = f"{', '.join(missing)} not set: run the suite with `make test`"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        needs.missing(f"{', '.join(missing)} not set: run the suite with `make test`")
 
 
 @pytest.fixture
-def env(services: None, tmp_path: Path, transactional_db: None) -> dict[str, str]:
+def env(services: None, tmp_path: Path, committed_db: None) -> dict[str, str]:
     # Earlier tests leave turn-timer tasks in the broker (no worker ran them); a worker
     # started here would first work through all of them, late. Start from an empty Redis db.
     import redis

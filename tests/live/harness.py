@@ -21,8 +21,7 @@ from django.db import connection
 from django.test import Client
 from websockets.asyncio.client import ClientConnection, connect
 
-from cacho.services.relay import wait_until_bound
-from tests.test_foundation.helpers import PYTHON, ROOT, Server, clean_env, serve
+from tests.test_foundation.helpers import POLL, PYTHON, ROOT, Server, clean_env, serve
 
 
 def services_env(data_dir: Path, **extra: str) -> dict[str, str]:
@@ -57,12 +56,25 @@ class Worker:
     def output(self) -> str:
         return self.log.read_text(errors="replace")
 
+    def wait_for(self, text: str, timeout: float = 15.0) -> None:
+        """Return once the worker's log says `text`."""
+        wait_for(lambda: text in self.output(), timeout, lambda: self.output()[-2000:])
+
+
+def wait_for(condition: Any, timeout: float = 10.0, explain: Any = None) -> None:
+    """Poll `condition` (another process's doing) until it holds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout:g} s" + (f":\n{explain()}" if explain else ""))
+        time.sleep(POLL)
+
 
 @contextlib.contextmanager
 def celery_worker(
     env: dict[str, str], log_dir: Path, *, beat: bool = False, name: str = "w"
 ) -> Iterator[Worker]:
-    """A real prefork worker (`-c 2`: pitfalls.md), optionally with the beat scheduler."""
+    """A real prefork worker (`-c 2`: docs/pitfalls.md), optionally with the beat scheduler."""
     log = log_dir / f"celery-{name}-{time.monotonic_ns()}.log"
     args = [
         PYTHON,
@@ -84,11 +96,9 @@ def celery_worker(
         process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
     worker = Worker(process, log)
     try:
-        deadline = time.monotonic() + 40
-        while " ready." not in worker.output():
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"celery worker did not start:\n{worker.output()}")
-            time.sleep(0.2)
+        wait_for(lambda: " ready." in worker.output() or process.poll() is not None, 40, worker.output)
+        if process.poll() is not None:
+            raise AssertionError(f"celery worker did not start:\n{worker.output()}")
         yield worker
     finally:
         if process.poll() is None:
@@ -97,43 +107,6 @@ def celery_worker(
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 worker.kill()
-
-
-@dataclass
-class Relay:
-    process: subprocess.Popen[str]
-    path: str
-
-    def stop(self) -> str:
-        """SIGTERM, and what the relay printed (its count of relayed notices)."""
-        if self.process.poll() is None:
-            self.process.terminate()
-        out, _ = self.process.communicate(timeout=15)
-        return out
-
-
-@contextlib.contextmanager
-def notice_relay(env: dict[str, str]) -> Iterator[Relay]:
-    """`manage.py notice_relay` on a short socket path; `env` gets CACHO_NOTICE_RELAY for the
-    servers started after it."""
-    import shutil
-    import tempfile
-
-    directory = tempfile.mkdtemp(prefix="cacho-relay-")  # a socket path must stay short
-    path = os.path.join(directory, "notices.sock")
-    env["CACHO_NOTICE_RELAY"] = path
-    process = subprocess.Popen(
-        [PYTHON, "manage.py", "notice_relay"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
-    )
-    relay = Relay(process, path)
-    try:
-        wait_until_bound(path, process)
-        yield relay
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(timeout=10)
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 def session_cookie(username: str, *, staff: bool = False) -> dict[str, str]:
@@ -174,8 +147,13 @@ class Socket:
         await self.connection.close()
 
 
+def origin_of(url: str) -> str:
+    """The origin of the site a socket URL belongs to (the origin check compares all of it)."""
+    return url.split("/ws/")[0].replace("ws://", "http://").replace("wss://", "https://")
+
+
 async def open_socket(url: str, headers: dict[str, str] | None = None, origin: str | None = None) -> Socket:
-    origin = origin or "http://127.0.0.1"
+    origin = origin or origin_of(url)
     connection_ = await connect(url, additional_headers=headers or {}, origin=origin)  # type: ignore[arg-type]
     return Socket(connection_)
 

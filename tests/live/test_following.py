@@ -1,10 +1,9 @@
 """A server process follows a match written by another process from the notices alone
-(`matches.follow_notice`): its cached state and row equal the writer's at every step,
+(`state_cache.follow_notice`): its cached state and head equal the writer's at every step,
 and the state frames it makes from them equal the store's, for every viewer."""
 
 from __future__ import annotations
 
-import copy
 import random
 import uuid
 from typing import Any
@@ -16,14 +15,15 @@ from channels.layers import get_channel_layer
 from cacho.engine.games import game_for
 from cacho.engine.viewer import Viewer
 from cacho.live import reads
+from cacho.live.hub import HUB_PREFIX
 from cacho.models import Match
-from cacho.services import matches
+from cacho.services import matches, notices
 from cacho.services.dispatch import DISPATCH
-from cacho.services.notices import HUB_PREFIX
 from cacho.services.presentation import fixed_fields
+from cacho.services.state_cache import STATES, Cached, follow_notice
 from tests.cacho.helpers import command_id, legal_bidding_move
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.usefixtures("committed_db")
 
 
 @pytest.fixture(autouse=True)
@@ -55,43 +55,63 @@ def test_a_process_follows_another_ones_writes_from_the_notices() -> None:
     layer = get_channel_layer()
     match = matches.create_match("dudo", ["ana", "beto", "caro"], first_seat=0)
     key = str(match.pk)
-    DISPATCH.drain()  # the new match's own notice is out before this channel joins
+    DISPATCH.drain()
+    notices.settle()  # the new match's own notice is out before this channel joins
     channel = f"{HUB_PREFIX}{uuid.uuid4().hex}"  # as a server process's hub listens
-    async_to_sync(layer.group_add)(matches.group_name(key), channel)
+    async_to_sync(layer.group_add)(notices.group_name(key), channel)
     connections = connections_of(match)
     _, seats = reads.state_frame(key, connections[0])
     rng = random.Random(7)
     moves = 0
+    notice: dict[str, Any] = {}
     while moves < 60:
-        before = matches.STATES.entry(key)
-        assert before is not None and before[2] is not None
-        if before[1].phase == "over":
+        before = STATES.get(key)
+        assert before is not None
+        if before.state.phase == "over":
             break
-        before = (before[0], before[1], copy.copy(before[2]))
-        player, command = legal_bidding_move(before[1], rng)
+        player, command = legal_bidding_move(before.state, rng)
         result = matches.submit(match.pk, player, command, command_id())
-        DISPATCH.drain()
         notice = next_notice(layer, channel, result.version)
-        written = matches.STATES.entry(key)
-        assert written is not None and written[0] == result.version == notice["version"]
+        written = STATES.get(key)
+        assert written is not None and written.version == result.version == notice["version"]
 
         # Another process: its cache is where this one's was before the move.
-        matches.STATES.clear()
-        matches.STATES.put(key, *before)
-        assert matches.follow_notice(key, notice)
-        followed = matches.STATES.entry(key)
-        assert followed is not None and followed[0] == written[0] and followed[1] == written[1]
-        for name in (*matches.HEAD_FIELDS, "version"):
-            assert getattr(followed[2], name) == getattr(Match.objects.get(pk=match.pk), name), name
+        STATES.clear()
+        STATES.put(before)
+        assert follow_notice(key, notice)
+        followed = STATES.get(key)
+        assert followed is not None and followed.version == written.version
+        assert followed.state == written.state
+        stored = Match.objects.get(pk=match.pk)
+        for name in (*notices.NOTICE_HEAD, "version"):
+            assert getattr(followed.head, name) == getattr(stored, name), name
         for connection in connections:
             from_store, _ = reads.state_frame(key, connection, seats)
-            assert reads.cached_state_frame(connection, followed[2], followed[1], seats) == from_store
-        assert not matches.follow_notice(key, notice)  # already there: nothing moves
+            assert reads.cached_state_frame(connection, followed.head, followed.state, seats) == from_store
+        assert not follow_notice(key, notice)  # already there: nothing moves
         moves += 1
     assert moves >= 10
     # A notice that does not follow the cache (one was lost) is ignored, not guessed.
-    version, state, _ = matches.STATES.entry(key) or (0, None, None)
-    if state is not None and state.phase != "over":
-        skipped = {**notice, "version": version + 2, "events": [{**notice["events"][-1], "v": version + 2}]}
-        assert not matches.follow_notice(key, skipped)
-        assert (matches.STATES.entry(key) or (None,))[0] == version
+    last = STATES.get(key)
+    assert last is not None
+    if last.state.phase != "over":
+        skipped = {
+            **notice,
+            "version": last.version + 2,
+            "events": [{**notice["events"][-1], "v": last.version + 2}],
+        }
+        assert not follow_notice(key, skipped)
+        assert STATES.get(key) == last
+
+
+def test_a_cached_head_is_never_changed_by_a_command_decided_on_it() -> None:
+    """The write path decides on a copy: the entry it started from stays as it was."""
+    match = matches.create_match("dudo", ["ana", "beto"], first_seat=0)
+    before = STATES.get(str(match.pk))
+    assert isinstance(before, Cached)
+    version, pending_scope = before.head.version, before.head.pending_scope
+    matches.submit(match.pk, "ana", {"type": "bid", "quantity": 1, "face": 2}, command_id())
+    matches.submit(match.pk, "beto", {"type": "dudo"}, command_id())  # the round ends, its seed revealed
+    after = STATES.get(str(match.pk))
+    assert after is not None and after.head.pending_scope == "round-2" and after.version > version + 2
+    assert (before.head.version, before.head.pending_scope) == (version, pending_scope)

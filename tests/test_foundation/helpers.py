@@ -25,7 +25,6 @@ CONFIG_VARS = (
     "CACHO_ENV",
     "CACHO_DATA_DIR",
     "CACHO_DEMO_BOTS",
-    "CACHO_NOTICE_RELAY",
     "SECRET_KEY",
     "DJANGO_SECRET_KEY",
     "DEBUG",
@@ -38,7 +37,21 @@ CONFIG_VARS = (
     "HSTS_SECONDS",
     "LOG_LEVEL",
     "DJANGO_SETTINGS_MODULE",
+    # deploy: pooling, logs, metrics
+    "CACHO_DB_PREPARED",
+    "CACHO_DB_TRANSACTION_POOLING",
+    "LOG_FORMAT",
+    "PROMETHEUS_MULTIPROC_DIR",
+    "CACHO_METRICS_TOKEN",
+    "CACHO_METRICS_ALLOW",
+    "CACHO_METRICS_PORT",
+    "CACHO_WORKER_READY_FILE",
+    "CACHO_DB_POOL_MIN",
+    "CACHO_DB_POOL_MAX",
+    "CACHO_DB_POOL_TIMEOUT",
 )
+
+POLL = 0.01  # seconds between two looks at another process (a server starting, a log line)
 
 PRODUCTION_SECRET = "k" * 10 + "-Zq8vN3wXyT5rLp0sBjH2dFgKmC7aUe9iOoWnRtYxVb4QlS6"
 
@@ -155,7 +168,7 @@ def serve(env: Mapping[str, str], log_dir: Path, startup_timeout: float = 30) ->
                 break
             if time.monotonic() > deadline:
                 raise AssertionError(f"uvicorn did not listen within {startup_timeout} s:\n{server.output()}")
-            time.sleep(0.1)
+            time.sleep(POLL)
         yield server
     finally:
         process.terminate()

@@ -105,7 +105,21 @@ def test_prepared_statements_are_on_unless_turned_off() -> None:
         load({"CACHO_DB_PREPARED": "sometimes"})
 
 
-def test_the_notice_relay_is_off_unless_a_socket_is_named() -> None:
-    assert load({}).notice_relay == ""
-    assert load({"CACHO_NOTICE_RELAY": "  "}).notice_relay == ""
-    assert load({"CACHO_NOTICE_RELAY": "/run/cacho/notices.sock"}).notice_relay == "/run/cacho/notices.sock"
+def test_the_connection_pool_is_sized_per_process_from_the_environment(tmp_path: Path) -> None:
+    from tests.test_foundation.helpers import clean_env, settings_of
+
+    url = "postgres://u@127.0.0.1:1/x"
+    default = load({"DATABASE_URL": url})
+    assert (default.db_pool_min, default.db_pool_max, default.db_pool_timeout) == (1, 8, 10.0)
+    sized = load({"DATABASE_URL": url, "CACHO_DB_POOL_MAX": "3", "CACHO_DB_POOL_MIN": "0"})
+    assert (sized.db_pool_min, sized.db_pool_max) == (0, 3)
+    for bad in ({"CACHO_DB_POOL_MAX": "2", "CACHO_DB_POOL_MIN": "5"}, {"CACHO_DB_POOL_TIMEOUT": "soon"}):
+        with pytest.raises(ConfigError):
+            load({"DATABASE_URL": url, **bad})
+    pooled = settings_of(clean_env(tmp_path, DATABASE_URL=url, CACHO_DB_POOL_MAX="3"), "DATABASES")
+    database = pooled["DATABASES"]["default"]
+    assert database["CONN_MAX_AGE"] == 0  # no connection kept per thread
+    assert database["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 3, "timeout": 10.0}
+    unpooled = settings_of(clean_env(tmp_path, DATABASE_URL=url, CACHO_DB_POOL_MAX="0"), "DATABASES")
+    assert "pool" not in unpooled["DATABASES"]["default"]["OPTIONS"]
+    assert unpooled["DATABASES"]["default"]["CONN_MAX_AGE"] == 0

@@ -50,15 +50,19 @@ def test_healthz_is_get_only(client: Client) -> None:
     assert client.post("/healthz").status_code == 405
 
 
-@pytest.mark.parametrize(("language", "word"), [("es", "Base de datos"), ("en", "Database")])
-def test_home_page_renders(client: Client, language: str, word: str) -> None:
+@pytest.mark.parametrize(
+    ("language", "word", "internal"),
+    [("es", "Mesas en vivo", "Base de datos"), ("en", "Live tables", "Database")],
+)
+def test_home_page_renders(client: Client, language: str, word: str, internal: str) -> None:
+    """Home is the lobby, in the reader's language: live tables, no server internals."""
     response = client.get("/", HTTP_ACCEPT_LANGUAGE=language)
     assert response.status_code == 200
     text = response.content.decode()
     assert f'<html lang="{language}">' in text
     assert "frontend/cacho.css" in text
     assert "Cacho" in text
-    assert word in text
+    assert word in text and internal not in text
 
 
 def test_api_schema_and_docs(client: Client) -> None:
@@ -68,3 +72,8 @@ def test_api_schema_and_docs(client: Client) -> None:
     docs = client.get("/api/docs/")
     assert docs.status_code == 200
     assert b"swagger" in docs.content.lower()
+    redoc = client.get("/api/redoc/")
+    assert redoc.status_code == 200
+    for page in (docs, redoc):  # served with the project's static files: they work offline
+        assert b"/static/drf_spectacular_sidecar/" in page.content
+        assert b"cdn.jsdelivr" not in page.content and b"unpkg.com" not in page.content

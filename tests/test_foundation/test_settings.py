@@ -57,7 +57,7 @@ def test_service_settings(tmp_path: Path) -> None:
     assert (db["NAME"], db["USER"], db["HOST"], int(db["PORT"])) == ("cacho_x", "someone", "db.example", 6543)
     layer = s["CHANNEL_LAYERS"]["default"]
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    # redis-py >= 8 would otherwise time out idle consumers after 5 s (pitfalls.md).
+    # redis-py >= 8 would otherwise time out idle consumers after 5 s (docs/pitfalls.md).
     assert layer["CONFIG"]["hosts"] == [{"address": "redis://cache.example:6380/2", "socket_timeout": None}]
     assert s["CELERY_BROKER_URL"] == "redis://cache.example:6380/2"
     assert s["CELERY_TASK_ALWAYS_EAGER"] is False

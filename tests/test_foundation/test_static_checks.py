@@ -13,7 +13,7 @@ from tests.test_foundation.helpers import BIN, PYTHON, ROOT
 pytestmark = pytest.mark.slow
 
 ENGINE = ROOT / "cacho" / "engine"
-# Stdlib modules the rules may not use: dice and the clock are inputs (architecture.md).
+# Stdlib modules the rules may not use: dice and the clock are inputs (docs/engine.md).
 ENGINE_FORBIDDEN_STDLIB = {"random", "secrets"}
 
 

@@ -13,10 +13,8 @@ from rest_framework.test import APIClient
 
 from tests.tournaments.helpers import club_with_organiser, register_bots
 from tournaments.models import Membership, Tournament
-from tournaments.projections import project_results
-from tournaments.services import add_member, create_tournament, start_tournament
+from tournaments.services import add_member, create_tournament, start_tournament, sweep
 from tournaments.services.bots import play_bots_until_stuck
-from tournaments.tasks import advance_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +49,9 @@ def test_roles_on_the_api(make_user: Any) -> None:
     assert mine.status_code == 201 and mine.json()["user"] == player.pk
     stranger = make_user("stranger")
     for_other = client_for(player).post(
-        f"/api/tournaments/{tournament_id}/entries", {"name": "Beto", "user": stranger.pk}, format="json"
+        f"/api/tournaments/{tournament_id}/entries",
+        {"name": "Beto", "username": stranger.username},
+        format="json",
     )
     assert for_other.status_code == 403 and for_other.json()["code"] == "forbidden"
     start = client_for(player).post(f"/api/tournaments/{tournament_id}/start", {}, format="json")
@@ -59,7 +59,7 @@ def test_roles_on_the_api(make_user: Any) -> None:
     anonymous = APIClient().post("/api/tournaments", body, format="json")
     assert anonymous.status_code in (401, 403) and "code" in anonymous.json()
     joined = client_for(stranger).post(
-        f"/api/clubs/{club.pk}/members", {"user": stranger.pk, "role": "organiser"}, format="json"
+        f"/api/clubs/{club.pk}/members", {"username": stranger.username, "role": "organiser"}, format="json"
     )
     assert joined.status_code == 403
 
@@ -78,6 +78,8 @@ def test_bad_input_gives_codes_not_500(make_user: Any) -> None:
             "tiebreak-unknown",
         ),
         ({"club": club.pk, "name": "x", "ruleset": "dudo", "options": {"nope": 1}}, "options-invalid"),
+        ({"club": club.pk, "name": "x", "ruleset": "dudo", "standings": {"fixed": ["a"]}}, "fixed-invalid"),
+        ({"club": club.pk, "name": "x", "ruleset": "dudo", "standings": {"scale": "fixed"}}, "fixed-invalid"),
         ({"club": "abc", "name": "x", "ruleset": "dudo"}, "invalid-input"),
         ({"club": club.pk, "name": "x", "ruleset": "dudo", "turn_seconds": 1}, "turn-seconds-invalid"),
     ]
@@ -97,8 +99,7 @@ def test_exports_are_stamped_with_the_log_head(make_user: Any) -> None:
     register_bots(tournament, owner, 6)
     start_tournament(tournament.pk, owner)
     play_bots_until_stuck(tournament, random.Random(11))
-    project_results()
-    advance_tournament(tournament.pk)
+    sweep()  # one test transaction: no after-commit work, the safety net records the tables
     tournament.refresh_from_db()
     assert tournament.status == Tournament.FINISHED
     client = APIClient()
@@ -106,27 +107,31 @@ def test_exports_are_stamped_with_the_log_head(make_user: Any) -> None:
 
     data = client.get(base).json()
     assert data["head_hash"] == tournament.head_hash and data["generated_at"]
+    assert data["metadata"]["head_hash"] == tournament.head_hash
+    assert data["metadata"]["log_version"] == tournament.version == data["log_version"]
     assert len(data["standings"]) == 6 and len(data["final_ranking"]) == 6
     assert data["standings"][0]["rank"] == 1
+    ranking = [item["name"] for item in data["final_ranking"]]
 
-    text = client.get(f"{base}/csv").content.decode("utf-8")
-    rows = list(csv.reader(io.StringIO(text)))
-    stamp = {r[1]: r[2] for r in rows if r and r[0] == "#"}
-    assert tournament.head_hash in stamp.values()
-    table = [r for r in rows if r and r[0] != "#"]
-    assert len(table) == 7
-    assert [r[1] for r in table[1:]] == [row["name"] for row in data["standings"]]
+    # The CSV: one table, the header row first, the final ranking best first; the log head
+    # in the file name (the rest of the stamp is in the JSON, the XLSX and the page).
+    csv_response = client.get(f"{base}/csv", HTTP_ACCEPT_LANGUAGE="en")
+    assert tournament.head_hash[:12] in csv_response["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(csv_response.content.decode("utf-8"))))
+    assert rows[0][:2] == ["Place", "Entry"] and len(rows) == 7
+    assert [r[1] for r in rows[1:]] == ranking
+    assert rows[1][0] == "1"
 
-    book = openpyxl.load_workbook(io.BytesIO(client.get(f"{base}/xlsx").content))
-    sheet = book.worksheets[0]
-    values = list(sheet.iter_rows(values_only=True))
-    assert len(values) == 7 and values[1][1] == data["standings"][0]["name"]
-    stamp_sheet = book.worksheets[1]
-    assert tournament.head_hash in [row[1] for row in stamp_sheet.iter_rows(values_only=True)]
+    book = openpyxl.load_workbook(io.BytesIO(client.get(f"{base}/xlsx", HTTP_ACCEPT_LANGUAGE="en").content))
+    assert book.sheetnames == ["Ranking", "1. swiss", "Metadata"]
+    values = list(book.worksheets[0].iter_rows(values_only=True))
+    assert len(values) == 7 and values[1][:2] == (1, ranking[0])
+    metadata = book["Metadata"]
+    assert tournament.head_hash in [row[1] for row in metadata.iter_rows(values_only=True)]
 
     page = client.get(f"{base}/print")
     assert page.status_code == 200 and tournament.head_hash in page.content.decode()
-    assert b"@media print" in page.content
+    assert b"tournaments/standings_print.css" in page.content  # its print styles (no inline style: CSP)
 
 
 def test_schema_documents_the_tournament_api() -> None:

@@ -105,9 +105,44 @@ def test_the_stage_formats_offer_what_the_competition_core_accepts() -> None:
     assert sizes and all((p["min"], p["max"]) == (SMALLEST_TABLE, LARGEST_TABLE) == (2, 6) for p in sizes)
     for fmt in offered:
         for p in fmt["params"]:
-            assert p["min"] <= p["default"] <= p["max"], (fmt["format"], p)
+            if p["type"] == "boolean":
+                assert p["default"] is False and p["help"], (fmt["format"], p)
+                for value in (True, False):
+                    formats.check_plan([{"format": fmt["format"], "params": {p["name"]: value}}])
+                with pytest.raises(CompetitionError):
+                    formats.check_plan([{"format": fmt["format"], "params": {p["name"]: "yes"}}])
+                continue
+            assert p["type"] == "integer" and p["min"] <= p["default"] <= p["max"], (fmt["format"], p)
             for value in (p["min"], p["default"], p["max"]):
                 formats.check_plan([{"format": fmt["format"], "params": {p["name"]: value}}])
             for value in (p["min"] - 1, p["max"] + 1):
                 with pytest.raises(CompetitionError):
                     formats.check_plan([{"format": fmt["format"], "params": {p["name"]: value}}])
+
+
+def test_single_elimination_offers_a_match_for_third_place() -> None:
+    single = {f["format"]: f for f in catalogue.formats()}["single_elimination"]
+    assert [(p["name"], p["type"], p["default"]) for p in single["params"]] == [
+        ("third_place", "boolean", False)
+    ]
+
+
+def test_the_standings_options_describe_every_scale_in_both_languages() -> None:
+    from django.utils import translation
+
+    from tournaments.competition.standings import SCALES, SHARE
+    from tournaments.services.stage_data import standings_config
+
+    with translation.override("en"):
+        english = catalogue.standings_options()
+    with translation.override("es"):
+        spanish = catalogue.standings_options()
+    assert [s["scale"] for s in english["scales"]] == list(SCALES)
+    assert english["default_scale"] == SHARE == standings_config(None, "dudo").scale.kind
+    for en, es in zip(english["scales"], spanish["scales"], strict=True):
+        assert en["name"] and en["help"] and es["name"] != en["name"] and es["help"] != en["help"]
+    share = english["scales"][0]
+    assert "1, ⅔, ⅓, 0" in share["help"] and share["available"]
+    assert not {s["scale"]: s for s in english["scales"]}["reported"]["available"]
+    assert english["bye_points"]["default"] is None and "win" in english["bye_points"]["help"]
+    assert spanish["bye_points"]["label"] != english["bye_points"]["label"]

@@ -95,7 +95,7 @@ def test_without_a_deadline_there_is_no_check_in_and_everyone_plays(make_user: A
     t = _tournament(organiser, club.pk, None)
     ids = []
     for i in range(4):
-        body = {"name": f"P{i}", "user": make_user(f"p{i}").pk}
+        body = {"name": f"P{i}", "username": make_user(f"p{i}").username}
         made = organiser.post(f"/api/tournaments/{t['id']}/entries", body, format="json")
         assert made.status_code == 201, made.json()
         ids.append(made.json()["id"])

@@ -32,6 +32,9 @@ def test_the_demo_bots_play_live(tmp_path: Path) -> None:
         ]
         assert match_ids
         before = _versions(server.url, match_ids)
-        time.sleep(6)
-        after = _versions(server.url, match_ids)
+        deadline = time.monotonic() + 20  # the bots play a move every few seconds
+        after = before
+        while sum(after) <= sum(before) and time.monotonic() < deadline:
+            time.sleep(0.05)  # a poll of the server, not a wait for the clock
+            after = _versions(server.url, match_ids)
     assert sum(after) > sum(before), (before, after)

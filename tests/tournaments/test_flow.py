@@ -12,15 +12,17 @@ import pytest
 from cacho.models import Event
 from tests.tournaments.helpers import club_with_organiser, drive, register_bots
 from tournaments.models import Entry, Round, StandingRow, Table, Tournament, TournamentEvent
-from tournaments.projections import rebuild, standing_rows
 from tournaments.services import create_tournament, log, start_tournament
+from tournaments.services.rebuild import rebuild
+from tournaments.services.standings import standing_rows
 from tournaments.tasks import advance_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def recount_points(tournament: Tournament) -> dict[int, float]:
-    """Points (table size minus placement) recounted from the raw match events only."""
+    """Points (the default scale: 1 for a win, 0 for last, evenly spaced) recounted from the
+    raw match events only."""
     points: dict[int, float] = defaultdict(float)
     for table in Table.objects.filter(round__tournament=tournament).prefetch_related("seats__entry"):
         names = {s.entry.name: s.entry_id for s in table.seats.all()}
@@ -37,12 +39,12 @@ def recount_points(tournament: Tournament) -> dict[int, float]:
                 if e.type in ("round_resolved", "player_abandoned") and e.payload.get("winner"):
                     winner = e.payload["winner"]
             assert winner is not None
-            points[names[winner]] += size - 1
+            points[names[winner]] += 1
             place = 2
             for tier in reversed(out_order):
                 tier = [n for n in tier if n != winner]
                 for name in tier:
-                    points[names[name]] += size - place
+                    points[names[name]] += (size - place) / (size - 1)
                 place += len(tier)
         else:
             totals: dict[str, int] = dict.fromkeys(names, 0)
@@ -54,17 +56,17 @@ def recount_points(tournament: Tournament) -> dict[int, float]:
                     winners = list(e.payload["winners"])
             assert winners
             for name in winners:
-                points[names[name]] += size - 1
+                points[names[name]] += 1
             rest = sorted((n for n in names if n not in winners), key=lambda n: -totals[n])
             place = len(winners) + 1
             i = 0
             while i < len(rest):
                 tier = [n for n in rest if totals[n] == totals[rest[i]]]
                 for name in tier:
-                    points[names[name]] += size - place
+                    points[names[name]] += (size - place) / (size - 1)
                 place += len(tier)
                 i += len(tier)
-    return dict(points)
+    return {entry: round(value, 9) for entry, value in points.items()}
 
 
 def check_standings_against_recount(tournament: Tournament) -> None:
@@ -137,5 +139,5 @@ def test_alalay_event_12_entries(make_user: Any, rng: random.Random) -> None:
     assert len(ranking) == 12
     winners = [r["entry"] for r in final.result if r["placement"] == 1]
     assert int(ranking[0]) in winners
-    assert Entry.objects.filter(tournament=tournament, status=Entry.ACTIVE).count() == 12
+    assert Entry.objects.filter(tournament=tournament, status=Entry.FINISHED).count() == 12
     check_rebuild(tournament)

@@ -3,7 +3,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from tournaments.api import views
+from tournaments.api import disputes, evening, lobby, physical, views
 
 app_name = "tournaments-api"
 
@@ -15,5 +15,59 @@ router.register("entries", views.EntryViewSet, basename="entry")
 urlpatterns = [
     path("rulesets", views.RulesetsView.as_view(), name="rulesets"),
     path("me/memberships", views.MyMembershipsView.as_view(), name="my-memberships"),
+    path("matches/<str:match_id>/disputes", disputes.MatchDisputesView.as_view(), name="match-disputes"),
+    path("disputes", disputes.DisputeQueueView.as_view(), name="disputes"),
+    path("disputes/<str:dispute_id>", disputes.DisputeView.as_view(), name="dispute"),
+    path(
+        "disputes/<str:dispute_id>/comments", disputes.DisputeCommentView.as_view(), name="dispute-comments"
+    ),
+    path("disputes/<str:dispute_id>/pause", disputes.DisputePauseView.as_view(), name="dispute-pause"),
+    path("disputes/<str:dispute_id>/resume", disputes.DisputeResumeView.as_view(), name="dispute-resume"),
+    path(
+        "disputes/<str:dispute_id>/withdraw", disputes.DisputeWithdrawView.as_view(), name="dispute-withdraw"
+    ),
+    path("disputes/<str:dispute_id>/preview", disputes.RulingPreviewView.as_view(), name="dispute-preview"),
+    path("disputes/<str:dispute_id>/rule", disputes.RulingView.as_view(), name="dispute-rule"),
+    path("lobby", lobby.LobbyView.as_view(), name="lobby"),
+    path("me/match-history", lobby.MyMatchHistoryView.as_view(), name="my-match-history"),
+    path("players/<str:username>", lobby.PlayerView.as_view(), name="player"),
+    path("players/<str:username>/matches", lobby.PlayerMatchesView.as_view(), name="player-matches"),
+    # A club evening (before the router: these paths share its prefixes)
+    path("clubs/<str:club_id>/members", evening.ClubMembersView.as_view(), name="club-members"),
+    path("clubs/<str:club_id>/members/<str:username>", evening.ClubMemberView.as_view(), name="club-member"),
+    path(
+        "clubs/<str:club_id>/invitations/<str:invitation_id>",
+        evening.ClubInvitationView.as_view(),
+        name="club-invitation",
+    ),
+    path("clubs/<str:club_id>/log", evening.ClubLogView.as_view(), name="club-log"),
+    path(
+        "tournaments/<str:tournament_id>/entries/bulk", evening.BulkEntriesView.as_view(), name="entries-bulk"
+    ),
+    path("tournaments/<str:tournament_id>/seeds", evening.SeedsView.as_view(), name="seeds"),
+    path("tournaments/<str:tournament_id>/console", evening.ConsoleView.as_view(), name="console"),
+    path(
+        "tournaments/<str:tournament_id>/clock",
+        evening.TournamentClockView.as_view(),
+        name="tournament-clock",
+    ),
+    path("tournaments/<str:tournament_id>/print/<str:kind>", evening.PrintView.as_view(), name="print"),
+    path("rounds/<str:round_id>/clock", evening.RoundClockView.as_view(), name="round-clock"),
+    path("matches/<str:match_id>/clock", evening.MatchClockView.as_view(), name="match-clock"),
+    path("entries/<str:entry_id>/disqualify", evening.EntryDisqualifyView.as_view(), name="entry-disqualify"),
+    path("entries/<str:entry_id>/claim", evening.EntryClaimView.as_view(), name="entry-claim"),
+    path(
+        "entries/<str:entry_id>/undo-check-in",
+        evening.EntryUndoCheckInView.as_view(),
+        name="entry-undo-check-in",
+    ),
+    path("me/scorekeeping", physical.MyTablesView.as_view(), name="my-scorekeeping"),
+    path("tables/<str:table_id>/physical", physical.MakePhysicalView.as_view(), name="table-physical"),
+    path("tables/<str:table_id>/sheet", physical.SheetView.as_view(), name="table-sheet"),
+    path("tables/<str:table_id>/entries", physical.EntryView.as_view(), name="table-entries"),
+    path("tables/<str:table_id>/check", physical.CheckView.as_view(), name="table-check"),
+    path("tables/<str:table_id>/confirm", physical.ConfirmView.as_view(), name="table-confirm"),
+    path("tables/<str:table_id>/import", physical.ImportView.as_view(), name="table-import"),
     *router.urls,
+    path("matches/<str:match_id>/tournament", views.MatchTournamentView.as_view(), name="match-tournament"),
 ]

@@ -9,21 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cacho.api import errors as api_errors
 from tournaments import catalogue, exports, services
 from tournaments.api import serializers as s
 from tournaments.models import Club, Entry, Membership, Tournament
+from tournaments.services import desk, members, standings
 
 ERRORS = {
     400: OpenApiResponse(s.ErrorSerializer, description="Bad input: {code, message}"),
@@ -51,9 +52,23 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return _error("method-not-allowed", str(exc.detail), 405)
     if isinstance(exc, exceptions.ParseError | exceptions.UnsupportedMediaType):
         return _error("malformed-request", str(exc.detail), exc.status_code)
-    if isinstance(exc, exceptions.APIException):
-        return _error("error", str(exc.detail), exc.status_code)
-    return None
+    # Refused input (cacho.api.parsers), throttles, and every other DRF error: the codes
+    # the whole API shares.
+    return api_errors.generic(exc)
+
+
+STAGE_PARAMETER = OpenApiParameter(
+    "stage", int, description="A stage's number (1 for the first); default: the stage in play, else the last."
+)
+
+
+def _stage_number(request: Request) -> int | None:
+    value = request.query_params.get("stage")
+    if value is None:
+        return None
+    if not value.isdigit() or not 1 <= int(value) <= 1000:
+        raise services.TournamentError("stage-invalid", _("A stage is given by its number, from 1."))
+    return int(value)
 
 
 class Base(viewsets.GenericViewSet):
@@ -77,19 +92,17 @@ class ClubViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
     def create(self, request: Request) -> Response:
         data = s.ClubSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        club = services.create_club(data.validated_data["name"], data.validated_data["slug"], request.user)
+        v = data.validated_data
+        club = services.create_club(v["name"], v.get("slug", ""), request.user, v.get("description", ""))
         return Response(s.ClubSerializer(club).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.MemberInput, responses={201: s.MembershipSerializer, **ERRORS})
-    @action(detail=True, methods=["post"])
-    def members(self, request: Request, pk: str | None = None) -> Response:
-        data = s.MemberInput(data=request.data)
+    @extend_schema(request=s.ClubUpdate, responses={200: s.ClubSerializer, **ERRORS})
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        """Edit the club's name, slug or description (owners, organisers; in the club's log)."""
+        data = s.ClubUpdate(data=request.data)
         data.is_valid(raise_exception=True)
-        user = get_user_model().objects.filter(pk=data.validated_data["user"]).first()
-        if user is None:
-            raise services.TournamentError("user-unknown", _("No such user."))
-        membership = services.add_member(self._object_id(), user, data.validated_data["role"], request.user)
-        return Response(s.MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+        club = members.update_club(self._object_id(), request.user, **data.validated_data)
+        return Response(s.ClubSerializer(club).data)
 
 
 class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
@@ -114,15 +127,20 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
             seeding_method=v["seeding"],
             standings=v.get("standings"),
             stages=[dict(x) for x in v["stages"]] if v.get("stages") else None,
+            appeal_minutes=v["appeal_minutes"],
+            physical=v["physical"],
         )
-        return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
+        return Response(
+            s.TournamentSerializer(tournament, context={"request": request}).data,
+            status=status.HTTP_201_CREATED,
+        )
 
     @extend_schema(request=s.TournamentUpdate, responses={200: s.TournamentSerializer, **ERRORS})
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         data = s.TournamentUpdate(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = services.update_settings(self._object_id(), request.user, **data.validated_data)
-        return Response(s.TournamentSerializer(tournament).data)
+        return Response(s.TournamentSerializer(tournament, context={"request": request}).data)
 
     @extend_schema(request=s.StartInput, responses={200: s.TournamentSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
@@ -132,7 +150,7 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
         tournament = services.start_tournament(
             self._object_id(), request.user, manual_order=data.validated_data["manual_order"]
         )
-        return Response(s.TournamentSerializer(tournament).data)
+        return Response(s.TournamentSerializer(tournament, context={"request": request}).data)
 
     @extend_schema(methods=["get"], responses={200: s.EntrySerializer(many=True)}, description="The entries.")
     @extend_schema(
@@ -145,20 +163,21 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
     def entries(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
         if request.method == "GET":
-            rows = tournament.entries.prefetch_related("members").order_by("seed", "pk")
+            rows = tournament.entries.select_related("user").prefetch_related("members")
+            rows = rows.order_by("seed", "pk")
             return Response(s.EntrySerializer(rows, many=True).data)
         data = s.EntryInput(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        user: Any = request.user
-        if v.get("user") is not None and v["user"] != request.user.pk:
-            user = get_user_model().objects.filter(pk=v["user"]).first()
-            if user is None:
-                raise services.TournamentError("user-unknown", _("No such user."))
+        user: Any = None
+        if v.get("username"):
+            user = members.user_by_username(v["username"])
+        elif not services.has_role(request.user, tournament.club_id, Membership.MANAGERS):
+            user = request.user  # a player registers themself; an organiser, a guest
         entry = services.register(
             tournament.pk,
             request.user,
-            name=v["name"],
+            name=v.get("name") or (user.get_username() if user is not None else ""),
             user=user,
             members=v["members"],
             rating=v.get("rating"),
@@ -179,39 +198,84 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
         return Response(s.EventSerializer(tournament.events.order_by("version"), many=True).data)
 
     @extend_schema(
-        responses={200: OpenApiTypes.OBJECT}, description="Standings as JSON, stamped with the log head."
+        responses={200: s.RankingSerializer},
+        description=(
+            "The final ranking (empty until the tournament has finished): everyone who played, best "
+            "first, with shared places; the page, the API and every export show this one ranking."
+        ),
+    )
+    @action(detail=True, methods=["get"])
+    def ranking(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self.get_object()
+        names = {e.pk: e.name for e in tournament.entries.all()}
+        placings = [
+            {"place": p.place, "entry": p.entry_id, "name": names.get(p.entry_id, "")}
+            for p in standings.final_ranking(tournament)
+        ]
+        return Response(
+            s.RankingSerializer(
+                {
+                    "finished": tournament.status == Tournament.FINISHED,
+                    "head_hash": tournament.head_hash,
+                    "ranking": placings,
+                }
+            ).data
+        )
+
+    def _export(self, request: Request) -> exports.StandingsExport:
+        return exports.build(self.get_object(), _stage_number(request))
+
+    @staticmethod
+    def _download(body: str | bytes, content_type: str, name: str) -> HttpResponse:
+        response = HttpResponse(body, content_type=content_type)
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        parameters=[STAGE_PARAMETER],
+        description="A stage's standings (default: the stage in play, else the last) with each row's "
+        "tiebreak reason in the request's language (`tiebreak_text`), the final ranking, and the "
+        "`metadata` (tournament, club, ruleset, options hash, log head and version, stages).",
     )
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, pk: str | None = None) -> Response:
-        return Response(exports.build(self.get_object()).as_dict())
+        return Response(self._export(request).as_dict())
 
-    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    @extend_schema(
+        responses={(200, "text/csv"): OpenApiTypes.STR, **ERRORS},
+        parameters=[STAGE_PARAMETER],
+        description="One table, header row first, in the request's language: the final ranking once "
+        "the tournament is over (place, entry, …), else the stage's standings. File name: "
+        "`<tournament>-<first 12 hex of the log head>.csv`.",
+    )
     @action(detail=True, methods=["get"], url_path="standings/csv")
     def standings_csv(self, request: Request, pk: str | None = None) -> HttpResponse:
-        tournament = self.get_object()
-        response = HttpResponse(
-            exports.to_csv(exports.build(tournament)), content_type="text/csv; charset=utf-8"
+        export = self._export(request)
+        return self._download(
+            exports.to_csv(export), "text/csv; charset=utf-8", exports.filename(export, "csv")
         )
-        response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}.csv"'
-        return response
 
-    @extend_schema(responses={(200, exports.XLSX): OpenApiTypes.BINARY})
+    @extend_schema(
+        responses={(200, exports.XLSX): OpenApiTypes.BINARY, **ERRORS},
+        parameters=[STAGE_PARAMETER],
+        description="The CSV's table as the first sheet, a sheet per started stage, a metadata sheet.",
+    )
     @action(detail=True, methods=["get"], url_path="standings/xlsx")
     def standings_xlsx(self, request: Request, pk: str | None = None) -> HttpResponse:
-        tournament = self.get_object()
-        response = HttpResponse(exports.to_xlsx(exports.build(tournament)), content_type=exports.XLSX)
-        response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}.xlsx"'
-        return response
+        export = self._export(request)
+        return self._download(exports.to_xlsx(export), exports.XLSX, exports.filename(export, "xlsx"))
 
-    @extend_schema(responses={(200, "text/html"): OpenApiTypes.STR})
+    @extend_schema(responses={(200, "text/html"): OpenApiTypes.STR, **ERRORS}, parameters=[STAGE_PARAMETER])
     @action(detail=True, methods=["get"], url_path="standings/print")
     def standings_print(self, request: Request, pk: str | None = None) -> HttpResponse:
-        export = exports.build(self.get_object())
-        context = {"export": export, "header": exports.header(export), "lines": exports.lines(export)}
+        context = exports.print_context(self._export(request))
         return render(request._request, "tournaments/standings_print.html", context)
 
 
 class EntryViewSet(Base, mixins.RetrieveModelMixin):
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+
     queryset = Entry.objects.prefetch_related("members").all()
     serializer_class = s.EntrySerializer
 
@@ -224,6 +288,57 @@ class EntryViewSet(Base, mixins.RetrieveModelMixin):
     @action(detail=True, methods=["post"])
     def withdraw(self, request: Request, pk: str | None = None) -> Response:
         return Response(s.EntrySerializer(services.withdraw(self._object_id(), request.user)).data)
+
+    @extend_schema(
+        request=None,
+        responses={200: s.EntrySerializer, **ERRORS},
+        description="Bring a withdrawn entry back (organisers, referees): it plays on from the next round.",
+    )
+    @action(detail=True, methods=["post"])
+    def reinstate(self, request: Request, pk: str | None = None) -> Response:
+        return Response(s.EntrySerializer(services.reinstate(self._object_id(), request.user)).data)
+
+    @extend_schema(
+        request=s.EntryUpdate,
+        responses={200: s.EntrySerializer, **ERRORS},
+        description=(
+            "Rename an entry (its user or the organisers; a label: results are kept by id) or set its "
+            "seeding rating (organisers, before the start)."
+        ),
+    )
+    def partial_update(self, request: Request, pk: str | None = None) -> Response:
+        data = s.EntryUpdate(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry_id = self._object_id()
+        if "name" in data.validated_data:
+            services.rename_entry(entry_id, request.user, data.validated_data["name"])
+        if "rating" in data.validated_data:
+            services.set_rating(entry_id, request.user, data.validated_data["rating"])
+        entry = Entry.objects.prefetch_related("members").filter(pk=entry_id).first()
+        if entry is None:  # (an entry nobody may change: the services said nothing of it)
+            raise services.NotFound(_("Not found."))
+        return Response(s.EntrySerializer(entry).data)
+
+    @extend_schema(
+        request=None,
+        responses={204: None, **ERRORS},
+        description="Remove an entry before the start (organisers), as if it had never registered.",
+    )
+    def destroy(self, request: Request, pk: str | None = None) -> Response:
+        desk.remove_entry(self._object_id(), request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        request=s.ForfeitInput,
+        responses={200: s.TableSerializer, **ERRORS},
+        description="The entry forfeits its seat at a table in play (a no-show) and plays on afterwards.",
+    )
+    @action(detail=True, methods=["post"])
+    def forfeit(self, request: Request, pk: str | None = None) -> Response:
+        data = s.ForfeitInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = services.forfeit_table(data.validated_data["table"], self._object_id(), request.user)
+        return Response(s.TableSerializer(table).data)
 
 
 class RulesetsView(APIView):
@@ -285,3 +400,18 @@ class MyMembershipsView(APIView):
 
 
 __all__ = ["ClubViewSet", "EntryViewSet", "MyMembershipsView", "RulesetsView", "TournamentViewSet"]
+
+
+class MatchTournamentView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    def get_exception_handler(self) -> Any:
+        return exception_handler
+
+    @extend_schema(operation_id="match_tournament", responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, match_id: str) -> Response:
+        """Where a match sits in its tournament (`tournament: null` outside one): the tournament,
+        round and table, and the caller's next match there, if any. Read-only, public."""
+        from tournaments import table_links  # here, so this addition stays at the end of the file
+
+        return Response(table_links.links(match_id, request.user))

@@ -4,7 +4,14 @@ Brackets are descriptions: every match names where its two sides come from (a se
 entry, the winner or the loser of an earlier match, or a bye). `progress(bracket,
 winners)` replays the reported winners through the bracket and says who plays whom,
 which matches are ready, and who is champion. Byes go to the top seeds (standard bracket
-positions: 1 v N, and seeds 1 and 2 can only meet in the final).
+positions: 1 v N, and seeds 1 and 2 can only meet in the final). A match both of whose
+players forfeit (`DOUBLE_FORFEIT`, e.g. both withdrew) sends nobody on: the next opponent
+on either path goes through on a bye. A single elimination bracket may have a match for
+third place between the semi-final losers.
+
+`bracket_tiers` ranks a bracket's entries by the round in which they went out: champion,
+runner-up, then the losers of each earlier round sharing a place (or the third-place
+match's winner and loser); in double elimination by the losers-bracket round.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ WINNERS = "winners"
 LOSERS = "losers"
 GRAND_FINAL = "grand_final"
 RESET = "reset"
+THIRD_PLACE = "third_place"
 
 ENTRY = "entry"
 WINNER_OF = "winner"
@@ -33,8 +41,10 @@ READY = "ready"
 PLAYED = "played"
 WALKOVER = "bye"
 NOT_NEEDED = "not_needed"
+FORFEITED = "forfeited"  # both players forfeited: nobody goes on
 
 _BYE = ""  # resolved value of a bye side (entry ids are never empty)
+DOUBLE_FORFEIT = ""  # reported as a match's winner: both players forfeited
 
 
 @dataclass(frozen=True)
@@ -76,6 +86,13 @@ class MatchState:
     status: str
     winner: str | None
     loser: str | None
+
+    @property
+    def out(self) -> tuple[str, ...]:
+        """Who lost this match: its loser, or both players of a double forfeit."""
+        if self.status == FORFEITED:
+            return tuple(e for e in (self.home, self.away) if e)
+        return (self.loser,) if self.loser else ()
 
 
 @dataclass(frozen=True)
@@ -138,10 +155,14 @@ def _winners_bracket(seeds: Sequence[str]) -> tuple[list[BracketMatch], int, int
     return matches, size, rounds
 
 
-def single_elimination(seeds: Sequence[str]) -> Bracket:
-    """A single elimination bracket; `seeds` top seed first. Byes go to the top seeds."""
+def single_elimination(seeds: Sequence[str], third_place: bool = False) -> Bracket:
+    """A single elimination bracket; `seeds` top seed first. Byes go to the top seeds.
+    `third_place`: the semi-final losers play for third place (from four entries up)."""
     _check_seeds(seeds)
     matches, size, rounds = _winners_bracket(seeds)
+    if third_place and rounds >= 2:
+        semis = (Slot(LOSER_OF, f"W{rounds - 1}-1"), Slot(LOSER_OF, f"W{rounds - 1}-2"))
+        matches.append(BracketMatch("3P", THIRD_PLACE, rounds, *semis))
     return Bracket(SINGLE, tuple(seeds), size, tuple(matches), final=f"W{rounds}-1")
 
 
@@ -220,12 +241,15 @@ def progress(bracket: Bracket, winners: Mapping[str, str]) -> BracketProgress:
             first = outcome[bracket.final][0]
             if first is None:
                 settled = True
-            elif first == home:
+            elif first in (home, _BYE):  # the first final settled it (or nobody won)
                 status, won, settled = NOT_NEEDED, first, True
         if settled:
             pass
         elif home is None or away is None:
             status = WAITING
+        elif winners.get(match.id) == DOUBLE_FORFEIT and (home or away):
+            # Both sides forfeit (or the one entry of a walkover does: it withdrew).
+            status, won, lost = FORFEITED, _BYE, _BYE
         elif _BYE in (home, away):
             status = WALKOVER
             won = away if home == _BYE else home
@@ -238,7 +262,7 @@ def progress(bracket: Bracket, winners: Mapping[str, str]) -> BracketProgress:
             status = PLAYED
         else:
             status = READY
-        if match.id in winners and status != PLAYED:
+        if match.id in winners and status not in (PLAYED, FORFEITED):
             raise CompetitionError("match-not-ready", f"match {match.id} cannot have a result yet")
         outcome[match.id] = (won, lost)
         states.append(
@@ -257,6 +281,30 @@ def progress(bracket: Bracket, winners: Mapping[str, str]) -> BracketProgress:
     return BracketProgress(tuple(states), final or None)
 
 
+def separate_groups(seeds: Sequence[str], group_of: Mapping[str, int]) -> tuple[str, ...]:
+    """The seeds rearranged so that no first-round match of the bracket pairs two entries of
+    the same group, where that can be done (A1 v B2, B1 v A2): the upper half of each
+    first-round pairing (the better seeds) stays in place; an opponent from the same group
+    swaps with the nearest lower seed whose swap leaves both pairings mixed."""
+    order = list(seeds)
+    size = _size_for(len(order))
+    pairs = [(i, size - 1 - i) for i in range(size // 2) if size - 1 - i < len(order)]
+
+    def group(position: int) -> int | None:
+        return group_of.get(order[position])
+
+    for top, low in pairs:
+        if group(top) is None or group(top) != group(low):
+            continue
+        for other_top, other_low in sorted(pairs, key=lambda p: (abs(p[1] - low), -p[1])):
+            if other_low == low:
+                continue
+            if group(other_low) != group(top) and group(low) != group(other_top):
+                order[low], order[other_low] = order[other_low], order[low]
+                break
+    return tuple(order)
+
+
 def first_round_byes(bracket: Bracket) -> tuple[str, ...]:
     """The entries that skip the first round."""
     out: list[str] = []
@@ -273,6 +321,54 @@ def walkovers(progress: BracketProgress) -> tuple[MatchState, ...]:
     """The matches decided by a bye so far (an entry against nobody), in bracket order: the
     entry (`winner`) goes on without playing. A match between two byes is not listed."""
     return tuple(m for m in progress.matches if m.status == WALKOVER and m.winner is not None)
+
+
+def bracket_tiers(bracket: Bracket, state: BracketProgress) -> list[list[str]]:
+    """The bracket's entries by how far they went, best first, one list per shared place:
+    the champion, the runner-up (the loser of the deciding final), then everyone else by
+    the round they went out in, latest first (single elimination: winners-bracket rounds,
+    the third-place match deciding 3rd and 4th when it is played; double elimination:
+    losers-bracket rounds). Entries out by a double forfeit come right after the losers
+    of that round. Entries still in (an unfinished bracket) come last, in seed order."""
+    final = (
+        state.match(bracket.reset) if bracket.reset and state.match(bracket.reset).status == PLAYED else None
+    )
+    final = final or state.match(bracket.final)
+    tiers: list[list[str]] = []
+    placed: set[str] = set()
+
+    def add(tier: Sequence[str]) -> None:
+        fresh = [e for e in tier if e and e not in placed]
+        if fresh:
+            tiers.append(fresh)
+            placed.update(fresh)
+
+    if state.champion:
+        add([state.champion])
+    add(list(final.out))
+    third = next((m for m in state.matches if m.side == THIRD_PLACE), None)
+    if third is not None and third.status == PLAYED:
+        add([third.winner or ""])
+        add([third.loser or ""])
+    # The key of the round an entry went out in: larger is later. Winners-bracket double
+    # forfeits of a double elimination rank with the losers-bracket round they would have
+    # dropped into (winners round 1 → losers round 1, round r → losers round 2(r-1)).
+    keyed: dict[tuple[int, int], list[str]] = {}
+    for m in state.matches:
+        if m.side in (GRAND_FINAL, RESET, THIRD_PLACE):
+            continue
+        if bracket.kind == DOUBLE and m.side == WINNERS:
+            if m.status != FORFEITED:
+                continue  # a winners-bracket loser drops to the losers bracket
+            key = (1 if m.round == 1 else 2 * (m.round - 1), 0)
+        else:
+            key = (m.round, 0 if m.status == FORFEITED else 1)
+        keyed.setdefault(key, []).extend(m.out)
+    for key in sorted(keyed, reverse=True):
+        add(keyed[key])
+    for entry_id in bracket.seeds:  # still in: not ranked against each other yet
+        add([entry_id])
+    return tiers
 
 
 # ---------------------------------------------------------------- elimination by tables

@@ -1,7 +1,10 @@
 """Standings from match results, with a configurable tiebreak chain and a reason per resolved tie.
 
 Points come first (from placements by a points scale, or as reported); then the chain of
-the tournament's tiebreaks, in order. Bidding games (Dudo/Cacho) usually break ties on
+the tournament's tiebreaks, in order. The default scale (`share`) gives a table win 1 point
+and last place 0 at every table size, evenly spaced between (at a table of 4: 1, ⅔, ⅓, 0),
+so that a Swiss round with tables of 5 and 6 rewards a win the same everywhere; a bye is
+worth a win unless the configuration says otherwise. Bidding games (Dudo/Cacho) usually break ties on
 eliminations made, dice left, head-to-head and opponents' points (Buchholz); Alalay on
 total points, instant wins (dormida, panza de oro, four in every number) and the best
 single card.
@@ -48,10 +51,14 @@ LABELS = {
 }
 TIEBREAKS = tuple(code for code in LABELS if code != POINTS)
 
+SHARE = "share"  # 1st of a table of n gets 1, last gets 0, evenly spaced: (n-p)/(n-1)
 TABLE_SIZE = "table_size"  # 1st of a table of n gets n-1 points, last gets 0
 FIXED = "fixed"  # points by placement from a table: (10, 7, 5, …)
 REPORTED = "reported"  # the match reports each entry's points
-SCALES = (TABLE_SIZE, FIXED, REPORTED)
+SCALES = (SHARE, TABLE_SIZE, FIXED, REPORTED)
+# Points are sums of fractions such as ⅓: totals are rounded to this many decimals so that
+# equal scores compare equal whatever order they were added in.
+DECIMALS = 9
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,7 @@ class EntryResult:
     eliminations: int = 0
     alalay_total: int | None = None
     instant_win: bool = False
+    forfeit: bool = False  # the entry did not play this table: it earns nothing from it
 
 
 @dataclass(frozen=True)
@@ -79,17 +87,19 @@ class MatchResult:
 
 @dataclass(frozen=True)
 class ByeAward:
-    """An entry that sat out a round with a bye (worth the config's `bye_points`)."""
+    """An entry that sat out a round with a bye, worth the config's `bye_points`, or a win
+    at a table of `table_size` when the config does not set them."""
 
     entry_id: str
     round: int
+    table_size: int = 2
 
 
 @dataclass(frozen=True)
 class PointsScale:
     """How a result becomes points: by table size, a fixed table by placement, or as reported."""
 
-    kind: str = TABLE_SIZE
+    kind: str = SHARE
     fixed: tuple[float, ...] = ()
 
     def award(self, result: EntryResult, table_size: int) -> float:
@@ -99,6 +109,8 @@ class PointsScale:
             return result.points
         if result.placement is None:
             raise CompetitionError("placement-missing", f"{result.entry_id}'s placement is not reported")
+        if self.kind == SHARE:
+            return (table_size - result.placement) / (table_size - 1) if table_size > 1 else 1.0
         if self.kind == TABLE_SIZE:
             return float(table_size - result.placement)
         if self.kind == FIXED:
@@ -109,9 +121,18 @@ class PointsScale:
 
 @dataclass(frozen=True)
 class StandingsConfig:
+    """`bye_points`: what a bye is worth; None (the default) makes it a win."""
+
     scale: PointsScale = PointsScale()
     tiebreaks: tuple[str, ...] = (ELIMINATIONS, DICE_LEFT, HEAD_TO_HEAD, BUCHHOLZ)
-    bye_points: float = 0.0
+    bye_points: float | None = None
+
+    def bye_value(self, bye: ByeAward) -> float:
+        if self.bye_points is not None:
+            return self.bye_points
+        if self.scale.kind == REPORTED:
+            return 0.0  # no scale to say what a win is worth
+        return self.scale.award(EntryResult(bye.entry_id, placement=1), bye.table_size)
 
 
 BIDDING_STANDINGS = StandingsConfig()
@@ -128,6 +149,10 @@ class StandingRow:
     values: tuple[tuple[str, float], ...]
     tiebreak: str | None = None
     tiebreak_reason: str | None = None
+    # The tie this row won, as data (for a reason in the reader's language): the entry just
+    # below and the two values of `tiebreak` that split them.
+    tiebreak_against: str | None = None
+    tiebreak_values: tuple[float, float] | None = None
 
     def value(self, code: str) -> float:
         for key, v in self.values:
@@ -202,10 +227,10 @@ def compute_standings(
             if r.placement is not None and not 1 <= r.placement <= size:
                 raise CompetitionError("placement-range", f"placement {r.placement} at a table of {size}")
             t = totals.setdefault(r.entry_id, _Totals())
-            points = config.scale.award(r, size)
+            points = 0.0 if r.forfeit else config.scale.award(r, size)
             t.played += 1
             t.points += points
-            t.wins += 1 if r.placement == 1 else 0
+            t.wins += 1 if r.placement == 1 and not r.forfeit else 0
             t.eliminations += r.eliminations
             t.dice_left += r.dice_left
             if r.alalay_total is not None:
@@ -215,11 +240,15 @@ def compute_standings(
             table.append((r.entry_id, -r.placement if r.placement is not None else points))
         tables.append(table)
     for bye in byes:
-        totals.setdefault(bye.entry_id, _Totals()).points += config.bye_points
+        totals.setdefault(bye.entry_id, _Totals()).points += config.bye_value(bye)
+    for t in totals.values():
+        t.points = round(t.points, DECIMALS)
     for table in tables:
         table_points = sum(totals[e].points for e, _ in table)
         for e, _ in table:
             totals[e].buchholz += table_points - totals[e].points
+    for t in totals.values():
+        t.buchholz = round(t.buchholz, DECIMALS)
 
     criteria = (POINTS, *config.tiebreaks)
     shown: dict[str, dict[str, float]] = {e: {} for e in totals}
@@ -275,12 +304,17 @@ def compute_standings(
         for i, e in enumerate(block):
             code: str | None = None
             reason: str | None = None
+            below: str | None = None
+            split: tuple[float, float] | None = None
             if i == len(block) - 1 and boundary is not None and boundary[0] > 0:
                 level, upper, lower = boundary
                 code = criteria[level]
                 below = blocks[b + 1][0][0]
+                split = (upper, lower)
                 reason = f"ahead of {label(below)} on {LABELS[code]} ({_fmt(upper)} vs {_fmt(lower)})"
             t = totals[e]
             values = tuple((c, shown[e].get(c, _plain(c, e))) for c in criteria)
-            rows.append(StandingRow(rank, e, label(e), t.played, t.points, values, code, reason))
+            rows.append(
+                StandingRow(rank, e, label(e), t.played, t.points, values, code, reason, below, split)
+            )
     return Standings(criteria, tuple(rows))

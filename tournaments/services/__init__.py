@@ -1,20 +1,30 @@
-"""The tournaments write path (see `tournaments.services.tournaments`)."""
+"""The tournaments write path: every caller (API, admin actions, tasks, commands) changes
+clubs, tournaments and entries only through these functions.
 
-from tournaments.services.errors import Forbidden, NotFound, TournamentError
-from tournaments.services.tournaments import (
-    add_member,
-    advance,
+- `clubs`: who holds which role; `members`: creating a club, its details, members,
+  invitations (`club_log`: the club's log);
+- `lifecycle`: create, settings, start, advance (rounds and stages);
+- `entries`: register, check in, withdraw, reinstate, rename, ratings, table forfeits;
+- `results`: results flowing from finished matches, and the safety-net sweep;
+- `standings`: the standings projection and the final ranking;
+- `formats`, `rankings`, `stage_data`, `stage_rows`, `tables`, `log`, `failures`: their parts.
+"""
+
+from tournaments.services.clubs import has_role, require_role
+from tournaments.services.entries import (
     check_in,
-    create_club,
-    create_tournament,
-    has_role,
-    record_table_result,
+    forfeit_table,
     register,
-    require_role,
-    start_tournament,
-    update_settings,
+    reinstate,
+    rename_entry,
+    set_rating,
     withdraw,
 )
+from tournaments.services.errors import Forbidden, NotFound, TournamentError
+from tournaments.services.lifecycle import advance, create_tournament, start_tournament, update_settings
+from tournaments.services.members import create_club
+from tournaments.services.members import grant_role as add_member
+from tournaments.services.results import record_match, record_table_result, sweep
 
 __all__ = [
     "Forbidden",
@@ -25,11 +35,17 @@ __all__ = [
     "check_in",
     "create_club",
     "create_tournament",
+    "forfeit_table",
     "has_role",
+    "record_match",
     "record_table_result",
     "register",
+    "reinstate",
+    "rename_entry",
     "require_role",
+    "set_rating",
     "start_tournament",
+    "sweep",
     "update_settings",
     "withdraw",
 ]

@@ -16,6 +16,11 @@ from tournaments.models import Table, Tournament
 _commands = itertools.count(1)
 
 
+def _bot_seats(table: Table) -> list[int]:
+    """The match seats of the table's bot entrants."""
+    return [s.match_seat for s in table.seats.all() if s.entry.is_bot and s.match_seat is not None]
+
+
 def play_bots_once(tournament: Tournament | int, rng: random.Random | None = None) -> int:
     """One move for each playing table whose player on turn is a bot; the moves made."""
     tournament_id = tournament.pk if isinstance(tournament, Tournament) else tournament
@@ -27,7 +32,7 @@ def play_bots_once(tournament: Tournament | int, rng: random.Random | None = Non
     for table in tables:
         if table.match_id is None:
             continue
-        bots = [s.entry.name for s in table.seats.all() if s.entry.is_bot]
+        bots = _bot_seats(table)
         if bots and matches.bot_move(
             table.match_id, bots, rng, f"bot-{table.match_id}-{next(_commands)}-{rng.getrandbits(32)}"
         ):
@@ -44,7 +49,7 @@ def play_bots_until_stuck(tournament: Tournament | int, rng: random.Random | Non
         "seats__entry"
     )
     for table in tables:
-        bots = [s.entry.name for s in table.seats.all() if s.entry.is_bot]
+        bots = _bot_seats(table)
         if table.match_id is None or not bots:
             continue
         while matches.bot_move(

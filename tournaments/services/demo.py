@@ -12,9 +12,7 @@ import time
 from django.db import close_old_connections
 
 from tournaments.models import Club, Tournament
-from tournaments.projections import project_results
 from tournaments.services.bots import play_bots_once
-from tournaments.tasks import advance_tournament
 
 logger = logging.getLogger(__name__)
 
@@ -23,15 +21,14 @@ PAUSE_SECONDS = 1.5
 
 
 def play_demo_round_of_moves(rng: random.Random) -> int:
-    """One move at every table where a demo bot is on turn; results and advancement after."""
+    """One move at every table where a demo bot is on turn (results flow from the matches
+    that end, as for any table)."""
     moved = 0
     club = Club.objects.filter(slug=DEMO_SLUG).first()
     if club is None:
         return 0
     for tournament in club.tournaments.exclude(status=Tournament.FINISHED):
         moved += play_bots_once(tournament, rng)
-        project_results()
-        advance_tournament(tournament.pk)
     return moved
 
 

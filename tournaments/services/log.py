@@ -1,27 +1,31 @@
 """The tournament event log: append-only, versioned per tournament, hash-chained.
 
 `hash = sha256(previous hash + canonical JSON of {tournament, version, type, payload,
-actor, recorded_at (microseconds)})`; the first event chains to "". The tournament row
+actor, recorded_at (microseconds)})`, the match log's primitive (`cacho.chain.link`); the
+first event chains to "". The tournament row
 holds the head (`version`, `head_hash`); callers hold its row lock (SELECT … FOR UPDATE).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
 from typing import Any
 
 from django.utils import timezone
 
+from cacho.chain import canonical_json, link, micros
+from cacho.chain import digest as json_digest
 from tournaments.models import Tournament, TournamentEvent
-
-EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 # Event types
 REGISTERED = "registered"
 CHECKED_IN = "checked-in"
 WITHDRAWN = "withdrawn"
+REINSTATED = "reinstated"
+ENTRY_RENAMED = "entry-renamed"
+RATING_SET = "rating-set"
+SEAT_FORFEITED = "seat-forfeited"  # an entry forfeits one table (a no-show) and plays on
+SETTINGS_CHANGED = "settings-changed"
 CREATED = "tournament-created"
 DRAW_COMMITTED = "draw-committed"
 STARTED = "tournament-started"
@@ -33,14 +37,33 @@ TABLE_FINISHED = "table-finished"
 ROUND_FINISHED = "round-finished"
 STAGE_FINISHED = "stage-finished"
 FINISHED = "tournament-finished"
-
-
-def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+DISPUTE_FILED = "dispute-filed"
+DISPUTE_COMMENTED = "dispute-commented"
+DISPUTE_WITHDRAWN = "dispute-withdrawn"
+DISPUTE_RULED = "dispute-ruled"
+TABLE_PAUSED = "table-paused"
+TABLE_RESUMED = "table-resumed"
+TABLE_CORRECTED = "table-corrected"  # a ruling changed a finished table's result
+TABLE_REOPENED = "table-reopened"  # a ruling reopened a finished table: it plays on
+RANKING_CORRECTED = "ranking-corrected"  # a finished tournament's places after a correction
+# The desk and the round clock
+ENTRY_REMOVED = "entry-removed"  # before the start: as if it had never registered
+DISQUALIFIED = "disqualified"  # out of play by a ruling, ranked after everyone else
+ENTRY_CLAIMED = "entry-claimed"  # a guest entry linked to an account
+SEEDS_SET = "seeds-set"  # the manual seeding order, before the start
+CHECK_IN_UNDONE = "check-in-undone"
+CLOCK_STARTED = "clock-started"
+CLOCK_PAUSED = "clock-paused"
+CLOCK_RESUMED = "clock-resumed"
+CLOCK_EXTENDED = "clock-extended"
+CLOCK_RESET = "clock-reset"
+TABLE_MADE_PHYSICAL = "table-made-physical"  # an organiser moved a table to a physical one
+TABLE_IMPORTED = "table-imported"  # a physical table's record file became its match
+SHEET_CONFIRMED = "sheet-confirmed"  # a player at a physical table confirmed its sheet
 
 
 def sha256_json(value: Any) -> str:
-    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+    return json_digest(value)
 
 
 def event_hash(
@@ -53,10 +76,10 @@ def event_hash(
             "type": type_,
             "payload": payload,
             "actor": actor,
-            "recorded_at": (at - EPOCH) // dt.timedelta(microseconds=1),
+            "recorded_at": micros(at),
         }
     )
-    return hashlib.sha256((previous + body).encode("utf-8")).hexdigest()
+    return link(previous, body)
 
 
 def record(tournament: Tournament, type_: str, payload: dict[str, Any], actor: str = "") -> TournamentEvent:

@@ -1,4 +1,4 @@
-"""Cacho Alalay (rules.md §8): a pure, event-sourced rules engine.
+"""Cacho Alalay (docs/rules.md §8): a pure, event-sourced rules engine.
 
 Commands in, events out; dice are inputs (server roll or scorekeeper entry alike).
 """

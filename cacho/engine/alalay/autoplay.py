@@ -1,4 +1,4 @@
-"""Automatic play for a timed-out turn (rules.md §9, decision P-2).
+"""Automatic play for a timed-out turn (docs/rules.md §9, decision P-2).
 
 The engine never rolls dice. `auto_play(state)` returns the *next step* of the
 turn on the clock: either a complete command, or a `RollRequest` when the next
@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 from cacho.engine.alalay.commands import Command, Reroll, Score, Scratch, Throw, TimeOut, TurnDie
 from cacho.engine.alalay.events import Event
+from cacho.engine.alalay.policy import best_box, best_turn, scratch_box
 from cacho.engine.alalay.rules import apply
-from cacho.engine.alalay.scorecard import BOX_INDEX, BOXES, DICE_COUNT, MAX_POINTS, box_points, turned
+from cacho.engine.alalay.scorecard import BOXES, DICE_COUNT
 from cacho.engine.alalay.state import State, TurnState
 
 
@@ -44,15 +45,6 @@ class RollRequest:
 AutoStep = Command | RollRequest
 
 
-def _best_box(open_boxes: Sequence[str], dice: tuple[int, ...], de_mano: bool) -> tuple[str, int] | None:
-    best: tuple[str, int] | None = None
-    for box in open_boxes:  # box order: the first of equal scores wins
-        points = box_points(box, dice, de_mano)
-        if best is None or points > best[1]:
-            best = (box, points)
-    return best
-
-
 def _open(state: State, turn: TurnState) -> list[str]:
     return [box for box, value in zip(BOXES, state.cards[turn.seat], strict=False) if value is None]
 
@@ -67,25 +59,16 @@ def auto_play(state: State) -> AutoStep | None:
         return RollRequest(entry, reroll=False)
     boxes = _open(state, turn)
     if turn.phase == "first":
-        best = _best_box(boxes, turn.dice, True)
+        best = best_box(boxes, turn.dice, True)
         if best is not None and best[1] > 0:
             return Score(entry, best[0])
         return RollRequest(entry, reroll=True)
     if turn.must_turn:
-        choice: tuple[int, int] | None = None
-        for pos in range(DICE_COUNT):
-            dice = (*turn.dice[:pos], turned(turn.dice[pos]), *turn.dice[pos + 1 :])
-            best = _best_box(boxes, dice, False)
-            points = 0 if best is None else best[1]
-            if choice is None or points > choice[1]:
-                choice = (pos, points)
-        assert choice is not None
-        return TurnDie(entry, choice[0])
-    best = _best_box(boxes, turn.dice, turn.de_mano)
+        return TurnDie(entry, best_turn(boxes, turn.dice))
+    best = best_box(boxes, turn.dice, turn.de_mano)
     if best is not None and best[1] > 0:
         return Score(entry, best[0])
-    lowest = min(boxes, key=lambda box: (MAX_POINTS[box], BOX_INDEX[box]))
-    return Scratch(entry, lowest)
+    return Scratch(entry, scratch_box(boxes))
 
 
 def auto_play_turn(state: State, roll: Callable[[int], Sequence[int]]) -> tuple[State, list[Event]]:

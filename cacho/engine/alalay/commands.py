@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cacho.engine.undo import Undo
+
 
 @dataclass(frozen=True)
 class Throw:
@@ -62,9 +64,11 @@ class Abandon:
 
 @dataclass(frozen=True)
 class TimeOut:
-    """The entry's turn timer ran out: the server finishes the turn (see `autoplay`)."""
+    """The entry's turn timer ran out: the server finishes the turn (see `autoplay`).
+    `at`: when the timer fired (None in a record's replay, which states a past timeout)."""
 
     entry: str
+    at: int | None = None
 
 
-Command = Throw | Reroll | TurnDie | Score | Scratch | Abandon | TimeOut
+Command = Throw | Reroll | TurnDie | Score | Scratch | Abandon | TimeOut | Undo

@@ -5,12 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from cacho.engine.alalay.ruling_events import RULING_EVENTS, RULING_TYPES, RulingEvent
 from cacho.engine.alalay.scorecard import BOXES, Card
+from cacho.engine.rulings import ruling_event_from_dict, ruling_event_to_dict
+from cacho.engine.undo import EntryUndone
 
 
 @dataclass(frozen=True)
 class Options:
-    """Alalay options (rules.md §8)."""
+    """Alalay options (docs/rules.md §8)."""
 
     dormida_on_full_reroll: bool = True
     turn_exempt_if_made_hand: bool = False
@@ -41,6 +44,8 @@ class MatchStarted:
     options: Options
     cards: tuple[Card, ...]  # one per entry, seat order; boxes filled before the match (setup)
     first: int  # seat of the entry that throws first
+    # Played at a physical table: a scorekeeper enters every throw; no clock (stored when true).
+    physical: bool = False
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,8 @@ Event = (
     | BoxScratched
     | EntryAbandoned
     | MatchEnded
+    | EntryUndone
+    | RulingEvent
 )
 
 
@@ -122,12 +129,16 @@ def _card_to_list(card: Card) -> list[int | None]:
 
 def event_to_dict(event: Event) -> dict[str, Any]:
     """A JSON-able dict with a "type" key; `event_from_dict` inverts it exactly."""
+    if isinstance(event, RULING_EVENTS):
+        return ruling_event_to_dict(event)
     out: dict[str, Any] = {"type": event.TYPE}
     if isinstance(event, MatchStarted):
         out["entries"] = [{"name": e.name, "members": list(e.members)} for e in event.entries]
         out["options"] = {name: getattr(event.options, name) for name in OPTION_NAMES}
         out["cards"] = [_card_to_list(card) for card in event.cards]
         out["first"] = event.first
+        if event.physical:
+            out["physical"] = True
     elif isinstance(event, DiceThrown):
         out.update(entry=event.entry, member=event.member, dice=list(event.dice))
     elif isinstance(event, DiceRerolled):
@@ -140,7 +151,10 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         out.update(entry=event.entry, box=event.box)
     elif isinstance(event, (TurnTimedOut, EntryAbandoned)):
         out["entry"] = event.entry
+    elif isinstance(event, EntryUndone):
+        pass
     else:
+        assert isinstance(event, MatchEnded)
         out.update(winners=list(event.winners), reason=event.reason)
     return out
 
@@ -152,6 +166,9 @@ def _ints(value: Any) -> tuple[int, ...]:
 def event_from_dict(data: dict[str, Any]) -> Event:
     """Rebuild an event from `event_to_dict`'s output; ValueError on an unknown type."""
     kind = data.get("type")
+    if kind in RULING_TYPES:
+        event: Event = ruling_event_from_dict(RULING_TYPES[kind], data)
+        return event
     if kind == MatchStarted.TYPE:
         cards = tuple(tuple(None if v is None else int(v) for v in card) for card in data["cards"])
         if any(len(card) != len(BOXES) for card in cards):
@@ -163,6 +180,7 @@ def event_from_dict(data: dict[str, Any]) -> Event:
             options=Options(**{name: bool(data["options"][name]) for name in OPTION_NAMES}),
             cards=cards,
             first=int(data["first"]),
+            physical=bool(data.get("physical", False)),
         )
     if kind == DiceThrown.TYPE:
         return DiceThrown(str(data["entry"]), str(data["member"]), _ints(data["dice"]))
@@ -178,6 +196,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
         return TurnTimedOut(str(data["entry"]))
     if kind == EntryAbandoned.TYPE:
         return EntryAbandoned(str(data["entry"]))
+    if kind == EntryUndone.TYPE:
+        return EntryUndone()
     if kind == MatchEnded.TYPE:
         reason = data["reason"]
         return MatchEnded(tuple(str(w) for w in data["winners"]), None if reason is None else str(reason))

@@ -57,8 +57,8 @@ def _without_second_grande(hints: tuple[tuple[str, int], ...]) -> tuple[tuple[st
 
 def legal_actions(state: State, entry: str) -> LegalActions:
     seat = state.seat_of(entry)
-    if state.over or seat is None or state.left[seat]:
-        return LegalActions(entry, on_turn=False)
+    if state.over or seat is None or state.left[seat] or state.paused is not None:
+        return LegalActions(entry, on_turn=False)  # a paused match takes no player's command
     turn = state.turn
     if turn is None or turn.seat != seat:
         return LegalActions(entry, on_turn=False, abandon=True)

@@ -28,19 +28,22 @@ from cacho.engine.alalay.events import (
     Options,
     TurnTimedOut,
 )
+from cacho.engine.alalay.record_rulings import ruling_item
 from cacho.engine.alalay.rules import apply, initial_state, start_match
+from cacho.engine.alalay.ruling_events import RULING_EVENTS, EntryDisqualified, MatchReopened, ResultAwarded
 from cacho.engine.alalay.scorecard import (
     BOX_INDEX,
     BOXES,
     GRANDE_BOXES,
     NUMBER_BOXES,
     allowed_values,
-    card_total,
 )
 from cacho.engine.alalay.state import State
 from cacho.engine.errors import RecordFormatError, RuleError
+from cacho.engine.record_header import FORMAT
+from cacho.engine.rulings import Rule, parse_ruling
+from cacho.engine.undo import without_undone
 
-FORMAT = "cacho-match/1"
 TOP_KEYS = frozenset({"format", "game", "ruleset", "options", "players", "setup", "turns"})
 REQUIRED_KEYS = ("format", "game", "ruleset", "players", "turns")
 TURN_KEYS = frozenset({"by", "throw", "reroll", "turn", "score", "scratch", "timeout", "abandon"})
@@ -83,6 +86,8 @@ class RecordTurn:
     scratch: str | None = None
     timeout: bool = False
     abandon: bool = False
+    ruling: dict[str, Any] | None = None  # a referee's ruling item: nothing else is set
+    reason: str = ""
 
 
 def _true_flag(turn: dict[str, Any], key: str, where: str) -> bool:
@@ -95,6 +100,14 @@ def _true_flag(turn: dict[str, Any], key: str, where: str) -> bool:
 
 def _parse_turn(value: object, index: int) -> RecordTurn:
     where = f"turns[{index}]"
+    if isinstance(value, dict) and "ruling" in value:
+        item = _object(value, where, frozenset({"ruling", "reason"}))
+        if not isinstance(item["ruling"], dict):
+            _bad("wrong-type", f"{where}.ruling must be an object")
+        reason = item.get("reason", "")
+        if not isinstance(reason, str):
+            _bad("wrong-type", f"{where}.reason must be text")
+        return RecordTurn("", ruling=item["ruling"], reason=reason)
     turn = _object(value, where, TURN_KEYS)
     if "by" not in turn:
         _bad("missing-field", f"{where} needs 'by'")
@@ -205,15 +218,18 @@ def _winner(state: State) -> str | list[str] | None:
 
 def outcome(state: State) -> dict[str, Any]:
     """The match-level part of a replay's output."""
-    return {
-        "totals": {
-            entry.name: card_total(card) for entry, card in zip(state.entries, state.cards, strict=False)
-        },
+    replayed: dict[str, Any] = {
+        "totals": {entry.name: total for entry, total in zip(state.entries, state.totals, strict=False)},
         "finished": state.over,
         "winner": _winner(state),
         "win_reason": state.win_reason,
-        "to_act": state.to_act,
+        "to_act": None if state.paused is not None else state.to_act,
     }
+    if state.paused is not None:
+        replayed["paused"] = {"reason": state.paused}
+    if state.awarded is not None:
+        replayed["placements"] = dict(zip([e.name for e in state.entries], state.awarded, strict=True))
+    return replayed
 
 
 def _invalid(index: int, error: RuleError) -> dict[str, Any]:
@@ -234,6 +250,12 @@ def replay_turns(state: State, turns: Sequence[RecordTurn]) -> dict[str, Any]:
     unfinished = False
     for index, entry in enumerate(turns):
         try:
+            if entry.ruling is not None:
+                state, _ = apply(state, ruling_of(entry))
+                listed.append({"ruling": entry.ruling["kind"], "reason": entry.reason})
+                # a ruling that ends the turn in play (award, reopen, disqualify) ends its record too
+                unfinished = unfinished and state.turn is not None and state.turn.phase != "await"
+                continue
             if state.over:
                 raise RuleError("match-over", "the match is over")
             if unfinished:
@@ -285,6 +307,11 @@ def replay_turns(state: State, turns: Sequence[RecordTurn]) -> dict[str, Any]:
     return {"valid": True, "turns": listed, **outcome(state)}
 
 
+def ruling_of(entry: RecordTurn) -> Rule:
+    assert entry.ruling is not None
+    return parse_ruling(entry.ruling, entry.reason, None)
+
+
 def _last_dice(entry: RecordTurn) -> tuple[int, ...]:
     if entry.keep is not None:
         return entry.keep + entry.rerolled
@@ -306,7 +333,8 @@ def _record_box(box: str) -> str:
 
 
 def write_record(events: Sequence[Event]) -> dict[str, Any]:
-    """A match's events as a `cacho-match/1` record that replays to the same outcome.
+    """A match's events as a `cacho-match/1` record that replays to the same outcome (an
+    undone entry left out).
 
     Seats are listed from the entry that threw first (the record's order rule);
     team members are not part of the format and are left out. A turn abandoned
@@ -314,6 +342,7 @@ def write_record(events: Sequence[Event]) -> dict[str, Any]:
     another entry during a turn is written before that turn (it changes nothing
     in it).
     """
+    events = without_undone(events, lambda event: isinstance(event, MatchEnded))
     if not events or not isinstance(events[0], MatchStarted):
         raise ValueError("a match's events begin with match_started")
     start = events[0]
@@ -330,7 +359,23 @@ def write_record(events: Sequence[Event]) -> dict[str, Any]:
             cards[name] = filled
     turns: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
+    held: list[dict[str, Any]] = []  # rulings during a turn that goes on: written before it
     for event in events[1:]:
+        if isinstance(event, RULING_EVENTS):
+            item = ruling_item(event)
+            ends_turn = isinstance(event, ResultAwarded | MatchReopened) or (
+                isinstance(event, EntryDisqualified) and current is not None and current["by"] == event.entry
+            )
+            if current is None:
+                turns.append(item)
+            elif ends_turn:
+                if "throw" in current:
+                    turns.append(_ordered(current))
+                turns += [*held, item]
+                held, current = [], None
+            else:
+                held.append(item)
+            continue
         if isinstance(event, TurnTimedOut):
             current = current or {"by": event.entry}
             current["timeout"] = True
@@ -346,18 +391,21 @@ def write_record(events: Sequence[Event]) -> dict[str, Any]:
         elif isinstance(event, (BoxScored, BoxScratched)):
             assert current is not None
             current["score" if isinstance(event, BoxScored) else "scratch"] = _record_box(event.box)
-            turns.append(_ordered(current))
-            current = None
+            turns += [*held, _ordered(current)]
+            held, current = [], None
         elif isinstance(event, EntryAbandoned):
             if current is not None and current["by"] == event.entry:
-                current = None
+                turns += held
+                held, current = [], None
             turns.append({"by": event.entry, "abandon": True})
         elif isinstance(event, MatchEnded):
+            turns += held
             if current is not None and "throw" in current:
                 turns.append(_ordered(current))
-            current = None
+            held, current = [], None
     if current is not None and "throw" in current:
         turns.append(_ordered(current))
+    turns += held  # the record stops in the middle of a turn: its rulings came after its throws
     return {
         "format": FORMAT,
         "game": "alalay",

@@ -1,4 +1,4 @@
-"""Decide and evolve: commands in, events out (rules.md §8, §9 P-3, §11 AL-1..AL-11)."""
+"""Decide and evolve: commands in, events out (docs/rules.md §8, §9 P-3, §11 AL-1..AL-11)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from cacho.engine.alalay.commands import Abandon, Command, Reroll, Score, Scratch, Throw, TimeOut, TurnDie
+from cacho.engine.alalay.endings import end_after_entry
 from cacho.engine.alalay.events import (
     BoxScored,
     BoxScratched,
@@ -21,6 +22,9 @@ from cacho.engine.alalay.events import (
     Options,
     TurnTimedOut,
 )
+from cacho.engine.alalay.policy import best_box, scratch_box
+from cacho.engine.alalay.ruling_events import RULING_EVENTS
+from cacho.engine.alalay.rulings import decide_ruling, evolve_ruling
 from cacho.engine.alalay.scorecard import (
     BOX_INDEX,
     BOXES,
@@ -29,18 +33,18 @@ from cacho.engine.alalay.scorecard import (
     Card,
     allowed_values,
     box_points,
-    card_total,
     empty_card,
     has_four_in_every_number,
     has_panza_de_oro,
     is_five_of_a_kind,
-    is_full_card,
     is_made_hand,
     is_valid_face,
     turned,
 )
 from cacho.engine.alalay.state import State, TurnState
 from cacho.engine.errors import RuleError
+from cacho.engine.rulings import Rule
+from cacho.engine.undo import EntryUndone, Undo
 
 # ---------------------------------------------------------------- starting
 
@@ -99,6 +103,7 @@ def initial_state(event: MatchStarted) -> State:
         turns_played=(0,) * count,
         turn=None,
         timeouts=(0,) * count,
+        physical=event.physical,
     )
     for seat in range(count):
         card = state.cards[seat]
@@ -145,12 +150,30 @@ def _fill(state: State, seat: int, box: str, value: int) -> State:
     timed_out = state.turn is not None and state.turn.timed_out
     in_a_row = state.timeouts[seat] + 1 if timed_out else 0
     timeouts = (*state.timeouts[:seat], in_a_row, *state.timeouts[seat + 1 :])
-    moved = replace(state, cards=cards, turns_played=played, timeouts=timeouts)
+    filled = (*state.filled, (seat, box))
+    moved = replace(state, cards=cards, turns_played=played, timeouts=timeouts, filled=filled)
     return replace(moved, turn=moved.next_turn(seat))
 
 
 def evolve(state: State, event: Event) -> State:
     """The state after `event` (events are facts: no rule is checked here)."""
+    if not state.physical:
+        return _evolve(state, event)
+    # At a physical table an entry keeps the state before it, which `EntryUndone` gives back;
+    # a match's end comes with the entry that ended it, and nothing before a ruling is undone.
+    if isinstance(event, EntryUndone):
+        if state.undo is None:
+            raise ValueError("entry_undone with no entry to undo")
+        return state.undo
+    after = _evolve(state, event)
+    if isinstance(event, RULING_EVENTS):
+        return replace(after, undo=None) if after.undo is not None else after
+    if isinstance(event, MatchEnded):
+        return after
+    return replace(after, undo=replace(state, undo=None) if state.undo is not None else state)
+
+
+def _evolve(state: State, event: Event) -> State:
     if isinstance(event, DieTurned):
         turn = _current(state)
         pos = event.position
@@ -182,6 +205,8 @@ def evolve(state: State, event: Event) -> State:
         return moved
     if isinstance(event, MatchEnded):
         return replace(state, over=True, turn=None, winners=event.winners, win_reason=event.reason)
+    if isinstance(event, RULING_EVENTS):
+        return evolve_ruling(state, event)
     raise ValueError("match_started only opens a match: use replay() or initial_state()")
 
 
@@ -208,31 +233,11 @@ def _check_dice(dice: Sequence[object], count: int | None = DICE_COUNT) -> None:
         raise RuleError("wrong-dice-count", f"a throw has {count} dice, not {len(dice)}")
 
 
-def _end_after_entry(state: State, seat: int) -> MatchEnded | None:
-    """End conditions 2-4 after a box entry (or 4 after an abandonment), in order (AL-9)."""
-    if seat >= 0:
-        card = state.cards[seat]
-        name = state.entries[seat].name
-        if has_panza_de_oro(card):
-            return MatchEnded((name,), "panza-de-oro")
-        if has_four_in_every_number(card):
-            return MatchEnded((name,), "four-in-every-number")
-    live = [s for s in range(len(state.entries)) if not state.left[s]]
-    if not live:
-        return MatchEnded((), None)
-    if all(is_full_card(state.cards[s]) for s in live):
-        best = max(card_total(state.cards[s]) for s in live)
-        return MatchEnded(
-            tuple(state.entries[s].name for s in live if card_total(state.cards[s]) == best), "points"
-        )
-    return None
-
-
 def _with_end(state: State, events: list[Event], seat: int) -> list[Event]:
     after = state
     for event in events:
         after = evolve(after, event)
-    ended = _end_after_entry(after, seat)
+    ended = end_after_entry(after, seat)
     return [*events, ended] if ended is not None else events
 
 
@@ -260,8 +265,28 @@ def _open_scores(state: State, seat: int, turn: TurnState) -> list[tuple[str, in
     ]
 
 
-def decide(state: State, command: Command) -> list[Event]:
+def _open_boxes(state: State, seat: int) -> list[str]:
+    return [box for box, value in zip(BOXES, state.cards[seat], strict=False) if value is None]
+
+
+def _check_auto_play_box(box: str, chosen: str | None) -> None:
+    """A timed-out turn is the server's to finish (§9 P-2): it fills the policy's box only."""
+    if box != chosen:
+        raise RuleError("auto-play-box", f"a timed-out turn fills {chosen}, not {box}")
+
+
+def decide(state: State, command: Command | Rule) -> list[Event]:
     """The events `command` causes, or RuleError with a stable code (state is never changed)."""
+    if isinstance(command, Rule):
+        return decide_ruling(state, command)
+    if state.paused is not None:
+        raise RuleError("match-paused", f"the match is paused: {state.paused}")
+    if isinstance(command, Undo):
+        if not state.physical:
+            raise RuleError("undo-not-physical", "only a physical table's entries are undone")
+        if state.undo is None:
+            raise RuleError("nothing-to-undo", "only the last entry can be undone, once, until the next one")
+        return [EntryUndone()]
     if state.over:
         raise RuleError("match-over", "the match is over")
     seat = state.seat_of(command.entry)
@@ -275,6 +300,9 @@ def decide(state: State, command: Command) -> list[Event]:
     if turn is None or turn.seat != seat:
         raise RuleError("not-your-turn", f"it is not {command.entry}'s turn")
     if isinstance(command, TimeOut):
+        if state.physical and command.at is not None:
+            # no clock runs at a physical table; a record may still state a past timeout
+            raise RuleError("timeout-at-physical-table", "a physical table has no clock: nobody times out")
         if turn.timed_out:
             raise RuleError("already-timed-out", "this turn already timed out")
         return [TurnTimedOut(command.entry)]
@@ -327,6 +355,9 @@ def decide(state: State, command: Command) -> list[Event]:
         points = box_points(box, turn.dice, turn.de_mano)
         if points <= 0:
             raise RuleError("score-is-zero", f"{box} is worth 0 with {list(turn.dice)}: that is a scratch")
+        if turn.timed_out:
+            best = best_box(_open_boxes(state, seat), turn.dice, turn.de_mano)
+            _check_auto_play_box(box, None if best is None else best[0])
         return _with_end(state, [BoxScored(command.entry, box, points, turn.de_mano)], seat)
     if isinstance(command, Scratch):
         box = _box_to_fill(state, seat, command.box)
@@ -337,11 +368,13 @@ def decide(state: State, command: Command) -> list[Event]:
         scoring = [b for b, points in _open_scores(state, seat, turn) if points > 0]
         if scoring:
             raise RuleError("scratch-not-allowed", f"{scoring[0]} scores with {list(turn.dice)}")
+        if turn.timed_out:
+            _check_auto_play_box(box, scratch_box(_open_boxes(state, seat)))
         return _with_end(state, [BoxScratched(command.entry, box)], seat)
     raise RuleError("unknown-command", f"unknown command {command!r}")
 
 
-def apply(state: State, command: Command) -> tuple[State, list[Event]]:
+def apply(state: State, command: Command | Rule) -> tuple[State, list[Event]]:
     """decide, then evolve: the new state and the events to store."""
     events = decide(state, command)
     for event in events:

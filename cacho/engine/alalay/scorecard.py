@@ -1,4 +1,4 @@
-"""The Alalay scorecard: box ids, hand predicates and points (rules.md §8).
+"""The Alalay scorecard: box ids, hand predicates and points (docs/rules.md §8).
 
 A card is a tuple of 11 slots indexed like `BOXES`: `None` is an open box, a
 positive int a score, and `0` a scratch (written "X", never 0).

@@ -47,8 +47,20 @@ class State:
     over: bool = False
     winners: tuple[str, ...] = ()
     win_reason: str | None = None
-    # Consecutive turns each seat ended on the clock (rules.md §9: 5-second turns from the third).
+    # Consecutive turns each seat ended on the clock (docs/rules.md §9: 5-second turns from the third).
     timeouts: tuple[int, ...] = ()
+    # Every completed turn of the match in order, as (seat, box filled): what a referee's
+    # correct-turn and reopen name by turn number (docs/engine.md, "Rulings").
+    filled: tuple[tuple[int, str], ...] = ()
+    paused: str | None = None
+    penalties: tuple[int, ...] = ()  # points deducted, per seat (empty: none)
+    disqualified: frozenset[int] = frozenset()
+    awarded: tuple[int, ...] | None = None  # an award-result's places, by seat
+    reopened: int = 0  # reopens so far: a replayed turn's dice scope is new (never reused)
+    physical: bool = False  # a scorekeeper enters every throw; no clock, no automatic play
+    # At a physical table: the state before the last entry, which an undo gives back (itself
+    # without one: an entry is undone once). None online and after a ruling.
+    undo: State | None = None
 
     def seat_of(self, name: str) -> int | None:
         for seat, entry in enumerate(self.entries):
@@ -62,7 +74,11 @@ class State:
 
     @property
     def totals(self) -> tuple[int, ...]:
-        return tuple(card_total(card) for card in self.cards)
+        """Each card's total less its referee's penalties."""
+        totals = tuple(card_total(card) for card in self.cards)
+        if not self.penalties:
+            return totals
+        return tuple(total - penalty for total, penalty in zip(totals, self.penalties, strict=True))
 
     def is_live(self, seat: int) -> bool:
         return not self.left[seat]

@@ -1,4 +1,4 @@
-"""The bidding games: dudo, cacho-chileno, cacho-online and liars-dice (rules.md §2–§7).
+"""The bidding games: dudo, cacho-chileno, cacho-online and liars-dice (docs/rules.md §2–§7).
 
 Commands go in, events come out: `decide(state, command) -> list[Event]`,
 `evolve(state, event) -> state`, `replay(events) -> state`. `view` is the only way
@@ -16,16 +16,18 @@ from cacho.engine.bidding.commands import (
     DenySalpicon,
     PlaceBid,
     PlayerCommand,
+    RecordOutcome,
     StartRound,
     TimeOut,
 )
-from cacho.engine.bidding.decide import automatic_command, decide, seat_turn_seconds
+from cacho.engine.bidding.decide import automatic_command, seat_turn_seconds
 from cacho.engine.bidding.events import (
     BidMade,
     Event,
     MatchStarted,
     PasoAnnounced,
     PlayerAbandoned,
+    RoundRecorded,
     RoundResolved,
     RoundStarted,
     SalpiconAnnounced,
@@ -34,6 +36,7 @@ from cacho.engine.bidding.evolve import evolve, initial_state, replay
 from cacho.engine.bidding.legal import legal_actions
 from cacho.engine.bidding.record import replay_record, write_record
 from cacho.engine.bidding.rules import RULESETS, Rules, make_rules
+from cacho.engine.bidding.rulings import decide
 from cacho.engine.bidding.serialization import event_from_dict, event_to_dict
 from cacho.engine.bidding.setup import start_match
 from cacho.engine.bidding.state import MatchState
@@ -57,6 +60,8 @@ __all__ = [
     "PlaceBid",
     "PlayerAbandoned",
     "PlayerCommand",
+    "RecordOutcome",
+    "RoundRecorded",
     "RoundResolved",
     "RoundStarted",
     "Rules",

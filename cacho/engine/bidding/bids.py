@@ -1,4 +1,4 @@
-"""Bids and the raise order of rules.md §3.3, per ruleset and round mode."""
+"""Bids and the raise order of docs/rules.md §3.3, per ruleset and round mode."""
 
 from __future__ import annotations
 

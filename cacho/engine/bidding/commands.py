@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cacho.engine.bidding.state import Direction
+from cacho.engine.bidding.state import Direction, ResultKind
+from cacho.engine.undo import Undo
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,7 @@ class DenySalpicon:
 
 @dataclass(frozen=True, slots=True)
 class TimeOut:
-    """The player's turn ran out: the server plays for them (rules.md §9)."""
+    """The player's turn ran out: the server plays for them (docs/rules.md §9)."""
 
     player: str
     at: int | None = None
@@ -70,13 +71,34 @@ class TimeOut:
 
 @dataclass(frozen=True, slots=True)
 class Abandon:
-    """The player leaves the match for good."""
+    """The player leaves the match for good.
+
+    `direction`: the direction of a round nobody has opened yet, as its record gives it
+    (X-6b); None in live play, where such a round runs in the direction it inherited."""
 
     player: str
+    at: int | None = None
+    direction: Direction | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordOutcome:
+    """A round at a physical table entered by its outcome, without its dice: `player` made
+    the call that ended it (`dudo`, `calza`, `paso`: doubted a paso, `salpicon`: denied a
+    salpicón) against `against` (None: the player before them in `direction`); `loser`
+    lost the die (dudo, paso, salpicon) or the calza was `exact` (calza). `direction`: the
+    round's, where the starter chooses it (None: the direction it inherited)."""
+
+    call: ResultKind
+    player: str
+    loser: str | None = None
+    exact: bool | None = None
+    against: str | None = None
+    direction: Direction | None = None
     at: int | None = None
 
 
 PlayerCommand = (
     PlaceBid | CallDudo | CallCalza | AnnouncePaso | AnnounceSalpicon | DenySalpicon | TimeOut | Abandon
 )
-Command = StartRound | PlayerCommand
+Command = StartRound | PlayerCommand | RecordOutcome | Undo

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Sequence
 from itertools import product
 
 from cacho.engine.bidding.rules import Mode, Rules
@@ -18,15 +18,18 @@ def ones_are_wild(rules: Rules, mode: Mode, face: int) -> bool:
     return mode != "obligado"
 
 
-def count_face(rules: Rules, mode: Mode, dice: Iterable[int], face: int) -> int:
-    """How many dice on the table match a bid on `face`."""
-    tally = Counter(dice)
-    natural = tally[face]
-    if not ones_are_wild(rules, mode, face):
-        return natural
-    if rules.aces_need_natural and natural == 0:
-        return 0
-    return natural + tally[1]
+def counted_positions(
+    rules: Rules, mode: Mode, hands: Sequence[tuple[int, ...]], face: int
+) -> tuple[tuple[int, ...], ...]:
+    """Per hand, the positions of the dice that match a bid on `face`: what a reveal shows
+    as counted, and what the count of a dudo or calza adds up."""
+    wild = ones_are_wild(rules, mode, face)
+    if wild and rules.aces_need_natural and not any(face in hand for hand in hands):
+        wild = False  # with no natural die of the face on the table the aces stand for nothing
+    return tuple(
+        tuple(position for position, die in enumerate(hand) if die == face or (wild and die == 1))
+        for hand in hands
+    )
 
 
 def _natural_paso_claim(dice: tuple[int, ...]) -> bool:

@@ -6,6 +6,8 @@ with a stable code and leaves nothing changed (the state is immutable).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from cacho.engine.bidding.bids import Bid, check_opening, check_raise
 from cacho.engine.bidding.commands import (
     Abandon,
@@ -17,10 +19,11 @@ from cacho.engine.bidding.commands import (
     DenySalpicon,
     PlaceBid,
     PlayerCommand,
+    RecordOutcome,
     StartRound,
     TimeOut,
 )
-from cacho.engine.bidding.counting import count_face, paso_claim_holds, salpicon_claim_holds
+from cacho.engine.bidding.counting import counted_positions, paso_claim_holds, salpicon_claim_holds
 from cacho.engine.bidding.events import (
     BidMade,
     Event,
@@ -32,19 +35,35 @@ from cacho.engine.bidding.events import (
 )
 from cacho.engine.bidding.rules import MAX_DICE, Mode, Rules
 from cacho.engine.bidding.setup import default_mode
-from cacho.engine.bidding.state import MatchState, ResultKind, RoundState, dropped_to_one, next_live
+from cacho.engine.bidding.state import (
+    Direction,
+    MatchState,
+    ResultKind,
+    RoundState,
+    dropped_to_one,
+    next_live,
+)
 from cacho.engine.errors import RuleError
 from cacho.engine.timers import turn_seconds
+from cacho.engine.undo import Undo
 
 
 def decide(state: MatchState, command: Command) -> list[Event]:
+    """A player's (or the server's) command; a referee's ruling is `rulings.decide`'s."""
+    if state.paused is not None and not isinstance(command, StartRound):
+        raise RuleError("match-paused", f"the match is paused: {state.paused}")
     if state.phase == "over":
         raise RuleError("match-over", "the match is over")
     if isinstance(command, StartRound):
         return [_start_round(state, command)]
     if isinstance(command, Abandon):
         return [_abandon(state, command)]
+    if isinstance(command, RecordOutcome | Undo):  # a physical table's entries: bidding/outcomes.py
+        raise RuleError("outcome-not-physical", "this entry is made only at a physical table")
     if isinstance(command, TimeOut):
+        if state.config.physical and command.at is not None:
+            # no clock runs at a physical table; a record may still state a past timeout
+            raise RuleError("timeout-at-physical-table", "a physical table has no clock: nobody times out")
         return _time_out(state, command)
     return _act(state, command, timed_out=False)
 
@@ -74,6 +93,9 @@ def _live_seat(state: MatchState, player: str) -> int:
     if state.dice_counts[seat] == 0:
         raise RuleError("player-out", f"{player} holds no dice")
     return seat
+
+
+live_seat = _live_seat  # the seat of a player who holds dice (RuleError otherwise)
 
 
 def _current_round(state: MatchState) -> RoundState:
@@ -222,9 +244,10 @@ def _dudo(state: MatchState, command: CallDudo, timed_out: bool) -> RoundResolve
         return _resolve(
             state, current, "paso", seat, passer, None, None, {loser: -1}, loser, (passer,), timed_out
         )
-    count = count_face(state.rules, current.mode, _all_dice(current), bid.face)
+    counted = counted_positions(state.rules, current.mode, current.dice, bid.face)
+    count = _total(counted)
     loser = seat if count >= bid.quantity else bidder
-    return _resolve(state, current, "dudo", seat, bidder, bid, count, {loser: -1}, loser, None, timed_out)
+    return _resolve(state, current, "dudo", seat, bidder, bid, counted, {loser: -1}, loser, None, timed_out)
 
 
 def calza_refusal(state: MatchState, current: RoundState, seat: int) -> RuleError | None:
@@ -241,17 +264,32 @@ def calza_refusal(state: MatchState, current: RoundState, seat: int) -> RuleErro
         return RuleError("not-your-turn", f"it is {state.config.players[current.to_act]}'s turn")
     if current.salpicon_pending:
         return RuleError("must-answer-salpicon", "after a salpicón, raise or deny it; no calza")
+    refusal = calza_table_refusal(state, current.mode, seat)
+    if refusal is not None:
+        return refusal
+    if last is not None and last.kind == "paso" and not rules.calzo_after_paso:
+        return RuleError("calza-after-paso", "no calzo right after a paso")
+    return calza_threshold_refusal(state)
+
+
+def calza_table_refusal(state: MatchState, mode: Mode, seat: int) -> RuleError | None:
+    """Why `seat` may not call calza in a round of `mode`, whatever was bid (None: it may)."""
+    rules = state.rules
     held = state.dice_counts[seat]
     if held >= MAX_DICE and not rules.calza_at_five:
         return RuleError("calza-with-five-dice", "calza needs fewer than 5 dice")
-    if current.mode == "palifico" and rules.no_calza_in_palifico:
+    if mode == "palifico" and rules.no_calza_in_palifico:
         return RuleError("calza-in-palifico", "no calza in a palifico round")
-    if current.mode == "obligado":
+    if mode == "obligado":
         return RuleError("calza-in-obligado", "no calzo in an obligado round")
     if rules.no_palifico_or_calza_with_two_players and len(state.live_seats()) == 2:
         return RuleError("calza-with-two-players", "no calza while two players hold dice")
-    if last is not None and last.kind == "paso" and not rules.calzo_after_paso:
-        return RuleError("calza-after-paso", "no calzo right after a paso")
+    return None
+
+
+def calza_threshold_refusal(state: MatchState) -> RuleError | None:
+    """cacho-online's threshold: calzo is off once the dice fall below it (§6)."""
+    rules = state.rules
     if rules.calza_threshold and (
         state.calzo_disabled or state.total_dice < rules.calzo_threshold(state.config.initial_players)
     ):
@@ -266,9 +304,9 @@ def _calza(state: MatchState, command: CallCalza) -> RoundResolved:
     if refusal is not None:
         raise refusal
     bid, bidder = _standing_bid(current)
-    count = count_face(state.rules, current.mode, _all_dice(current), bid.face)
-    change = 1 if count == bid.quantity else -state.rules.calza_penalty
-    return _resolve(state, current, "calza", seat, bidder, bid, count, {seat: change}, seat, None, False)
+    counted = counted_positions(state.rules, current.mode, current.dice, bid.face)
+    change = 1 if _total(counted) == bid.quantity else -state.rules.calza_penalty
+    return _resolve(state, current, "calza", seat, bidder, bid, counted, {seat: change}, seat, None, False)
 
 
 def _paso(state: MatchState, command: AnnouncePaso) -> PasoAnnounced:
@@ -358,10 +396,27 @@ def restart_mode(rules: Rules, mode: Mode, counts: tuple[int, ...]) -> Mode:
     return mode
 
 
+def _abandoned_round_direction(state: MatchState, current: RoundState, command: Abandon) -> Direction:
+    """The direction the restarted round's starter is found in (X-6b): the round's own, which
+    a record states even before the opening bid; the round before plays no part."""
+    given = command.direction
+    if given is None or given == current.direction:
+        return current.direction
+    if given not in ("cw", "ccw"):
+        raise RuleError("invalid-direction", "direction is cw or ccw")
+    if current.bid is not None:
+        raise RuleError("direction-not-choosable", "only the opening bid sets the direction")
+    if given != "cw" and not state.rules.starter_chooses_direction:
+        raise RuleError("direction-not-choosable", f"{state.rules.ruleset} is played clockwise")
+    return given
+
+
 def _abandon(state: MatchState, command: Abandon) -> PlayerAbandoned:
     """The leaver's dice leave the table and the round restarts (§9). The service
     starts every round as soon as the last one resolves, so there is always one."""
     seat = _live_seat(state, command.player)
+    current = _current_round(state)
+    direction = _abandoned_round_direction(state, current, command)
     counts = list(state.dice_counts)
     lost = counts[seat]
     counts[seat] = 0
@@ -369,13 +424,12 @@ def _abandon(state: MatchState, command: Abandon) -> PlayerAbandoned:
     live = [index for index, count in enumerate(after) if count > 0]
     calzo_disabled = _calzo_disabled_after(state, after)
     winner = state.config.players[live[0]] if len(live) == 1 else None
-    current = _current_round(state)
     next_starter: str | None = None
     next_mode: Mode | None = None
     if winner is None:
         starter = current.starter
         if after[starter] == 0:
-            starter = next_live(after, starter, current.direction)
+            starter = next_live(after, starter, direction)
         next_starter = state.config.players[starter]
         next_mode = restart_mode(state.rules, current.mode, after)
     return PlayerAbandoned(
@@ -385,14 +439,15 @@ def _abandon(state: MatchState, command: Abandon) -> PlayerAbandoned:
         next_mode=next_mode,
         calzo_disabled=calzo_disabled,
         winner=winner,
+        direction=direction,
     )
 
 
 # --- resolution ------------------------------------------------------------------------
 
 
-def _all_dice(current: RoundState) -> list[int]:
-    return [face for hand in current.dice for face in hand]
+def _total(counted: tuple[tuple[int, ...], ...]) -> int:
+    return sum(len(positions) for positions in counted)
 
 
 def _calzo_disabled_after(state: MatchState, counts: tuple[int, ...]) -> bool:
@@ -421,19 +476,24 @@ def next_round_mode(state: MatchState, before: tuple[int, ...], after: tuple[int
     return "normal"
 
 
-def _resolve(
-    state: MatchState,
-    current: RoundState,
-    result: ResultKind,
-    caller: int,
-    target: int,
-    bid: Bid | None,
-    count: int | None,
-    changes: dict[int, int],
-    designated_starter: int,
-    revealed_seats: tuple[int, ...] | None,
-    timed_out: bool,
-) -> RoundResolved:
+@dataclass(frozen=True, slots=True)
+class Consequences:
+    """What a resolution does to the table: the dice changes actually applied (by name),
+    who went out, who wins, and who opens the next round in which mode."""
+
+    dice_change: tuple[tuple[str, int], ...]
+    eliminated: tuple[str, ...]
+    next_starter: str | None
+    next_mode: Mode | None
+    calzo_disabled: bool
+    winner: str | None
+
+
+def consequences(
+    state: MatchState, direction: Direction, changes: dict[int, int], designated_starter: int
+) -> Consequences:
+    """The table after `changes` (seat: dice won or lost, held to 0–5): the designated
+    starter opens next, or the next player holding dice in `direction` if they went out."""
     players = state.config.players
     before = state.dice_counts
     counts = list(before)
@@ -452,24 +512,48 @@ def _resolve(
     if winner is None:
         starter = designated_starter
         if after[starter] == 0:
-            starter = next_live(after, starter, current.direction)
+            starter = next_live(after, starter, direction)
         next_starter = players[starter]
         next_mode = next_round_mode(state, before, after)
+    return Consequences(
+        tuple(applied), eliminated, next_starter, next_mode, _calzo_disabled_after(state, after), winner
+    )
+
+
+def _resolve(
+    state: MatchState,
+    current: RoundState,
+    result: ResultKind,
+    caller: int,
+    target: int,
+    bid: Bid | None,
+    counted: tuple[tuple[int, ...], ...] | None,
+    changes: dict[int, int],
+    designated_starter: int,
+    revealed_seats: tuple[int, ...] | None,
+    timed_out: bool,
+) -> RoundResolved:
+    players = state.config.players
+    facts = consequences(state, current.direction, changes, designated_starter)
     shown = range(len(players)) if revealed_seats is None else revealed_seats
     revealed = tuple((players[seat], current.dice[seat]) for seat in shown if current.dice[seat])
+    matched = None
+    if counted is not None:
+        matched = tuple((players[seat], counted[seat]) for seat in shown if current.dice[seat])
     return RoundResolved(
         result=result,
         caller=players[caller],
         target=players[target],
         quantity=bid.quantity if bid else None,
         face=bid.face if bid else None,
-        count=count,
+        count=None if counted is None else _total(counted),
         revealed=revealed,
-        dice_change=tuple(applied),
-        eliminated=eliminated,
-        next_starter=next_starter,
-        next_mode=next_mode,
-        calzo_disabled=_calzo_disabled_after(state, after),
-        winner=winner,
+        dice_change=facts.dice_change,
+        eliminated=facts.eliminated,
+        next_starter=facts.next_starter,
+        next_mode=facts.next_mode,
+        calzo_disabled=facts.calzo_disabled,
+        winner=facts.winner,
         timed_out=timed_out,
+        counted=matched,
     )

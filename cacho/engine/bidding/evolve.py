@@ -12,6 +12,7 @@ The two share every table transition, and the hypothesis test
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from cacho.engine.bidding.bids import Bid
 from cacho.engine.bidding.events import (
@@ -20,22 +21,27 @@ from cacho.engine.bidding.events import (
     MatchStarted,
     PasoAnnounced,
     PlayerAbandoned,
+    RoundRecorded,
     RoundResolved,
     RoundStarted,
     SalpiconAnnounced,
 )
 from cacho.engine.bidding.rules import make_rules
+from cacho.engine.bidding.ruling_events import RULING_EVENTS
+from cacho.engine.bidding.ruling_evolve import evolve_ruling
 from cacho.engine.bidding.state import (
     ActionTaken,
     Direction,
     MatchConfig,
     MatchState,
     Resolution,
+    RoundStart,
     RoundState,
     TableState,
     dropped_to_one,
     next_live,
 )
+from cacho.engine.undo import EntryUndone
 
 
 def initial_state(event: MatchStarted) -> MatchState:
@@ -45,6 +51,7 @@ def initial_state(event: MatchStarted) -> MatchState:
         players=players,
         initial_players=event.initial_players,
         turn_seconds=event.turn_seconds,
+        physical=event.physical,
     )
     live = [seat for seat, count in enumerate(event.dice) if count > 0]
     over = len(live) == 1
@@ -69,6 +76,26 @@ def _with_timeouts(timeouts: tuple[int, ...], seat: int, timed_out: bool) -> tup
 
 
 def evolve(state: MatchState, event: Event) -> MatchState:
+    if state.config.physical:
+        return _evolve_physical(state, event)
+    return _evolve(state, event)
+
+
+def _evolve_physical(state: MatchState, event: Event) -> MatchState:
+    """At a physical table each entry keeps the state before it, which `EntryUndone` gives
+    back; a ruling is no entry, and nothing before it can be undone."""
+    if isinstance(event, EntryUndone):
+        if state.undo is None:
+            raise ValueError("entry_undone with no entry to undo")
+        return state.undo
+    after = _evolve(state, event)
+    if isinstance(event, RULING_EVENTS):
+        return after if after.undo is None else MatchState(after.config, after.table, after.round)
+    before = state if state.undo is None else MatchState(state.config, state.table, state.round)
+    return MatchState(after.config, after.table, after.round, before)
+
+
+def _evolve(state: MatchState, event: Event) -> MatchState:
     if type(event) is BidMade:
         return _bid_made(state, event)
     if isinstance(event, RoundStarted):
@@ -89,8 +116,12 @@ def evolve(state: MatchState, event: Event) -> MatchState:
             state.config, state.table, state.table.rounds_started, current.direction, current.timeouts, event
         )
         return MatchState(state.config, table, None)
+    if isinstance(event, RoundRecorded):
+        return MatchState(state.config, _recorded(state.config, state.table, event), None)
     if isinstance(event, MatchStarted):
         return initial_state(event)
+    if isinstance(event, RULING_EVENTS):
+        return evolve_ruling(state, event)
     raise TypeError(f"not a bidding event: {event!r}")
 
 
@@ -107,7 +138,7 @@ def _round_started(state: MatchState, event: RoundStarted) -> MatchState:
         timeouts=table.timeouts,
         deadline=event.deadline,
     )
-    return MatchState(state.config, _with_rounds_started(table, event.number), current)
+    return MatchState(state.config, _round_begins(table, event.number), current)
 
 
 def _bid_made(state: MatchState, event: BidMade) -> MatchState:
@@ -180,7 +211,19 @@ def _with_rounds_started(table: TableState, number: int) -> TableState:
         number,  # rounds_started
         table.last_resolution,
         table.winner,
+        table.round_starts,
+        table.paused,
+        table.disqualified,
+        table.awarded,
     )
+
+
+def _round_begins(table: TableState, number: int) -> TableState:
+    """The table once round `number` has started: it remembers what the round started
+    from, which a void-round or a reopen restores."""
+    begun = _with_rounds_started(table, number)
+    start = RoundStart(number, replace(table, round_starts=()))
+    return replace(begun, round_starts=(*table.round_starts, start))
 
 
 def _resolved(
@@ -216,6 +259,9 @@ def _resolved(
         tuple([index(name) for name in event.eliminated]),  # eliminated
         next_starter,
         event.next_mode,
+        None
+        if event.counted is None
+        else tuple([(index(name), positions) for name, positions in event.counted]),
     )
     return TableState(
         after,  # dice_counts
@@ -229,6 +275,10 @@ def _resolved(
         rounds_started,
         resolution,  # last_resolution
         None if event.winner is None else index(event.winner),  # winner
+        table.round_starts,
+        table.paused,
+        table.disqualified,
+        table.awarded,
     )
 
 
@@ -260,13 +310,67 @@ def _abandoned(
         event.calzo_disabled,
         next_starter,
         event.next_mode or table.next_mode,
-        direction,
+        event.direction or direction,
         timeouts,
         table.palifico_used,
         table.abandoned | {seat},  # abandoned
         rounds_started,
         resolution,  # last_resolution
         None if event.winner is None else players.index(event.winner),  # winner
+        table.round_starts,
+        table.paused,
+        table.disqualified,
+        table.awarded,
+    )
+
+
+def _recorded(config: MatchConfig, table: TableState, event: RoundRecorded) -> TableState:
+    """A round entered by its outcome: it begins and ends at once (no die is known)."""
+    begun = _round_begins(table, event.number)
+    index = config.players.index
+    counts = list(table.dice_counts)
+    dice_change = []
+    for name, delta in event.dice_change:
+        seat = index(name)
+        counts[seat] += delta
+        dice_change.append((seat, delta))
+    after = tuple(counts)
+    palifico_used = table.palifico_used
+    if event.next_mode == "palifico" and config.rules.palifico_once_per_player:
+        palifico_used = palifico_used | set(dropped_to_one(table.dice_counts, after))
+    abandoned = table.abandoned
+    restart = event.result == "restart"
+    if restart:
+        abandoned = abandoned | {index(event.caller)}
+    next_starter = None if event.next_starter is None else index(event.next_starter)
+    resolution = Resolution(
+        event.result,
+        None if restart else index(event.caller),  # caller
+        index(event.caller) if restart else None if event.target is None else index(event.target),
+        None,  # bid
+        None,  # count
+        (),  # revealed
+        tuple(dice_change),
+        tuple([index(name) for name in event.eliminated]),
+        next_starter,
+        event.next_mode,
+    )
+    return TableState(
+        after,  # dice_counts
+        event.calzo_disabled,
+        next_starter,
+        event.next_mode or table.next_mode,
+        event.direction,
+        begun.timeouts,
+        palifico_used,
+        abandoned,
+        event.number,  # rounds_started
+        resolution,  # last_resolution
+        None if event.winner is None else index(event.winner),  # winner
+        begun.round_starts,
+        table.paused,
+        table.disqualified,
+        table.awarded,
     )
 
 
@@ -286,6 +390,10 @@ def replay(events: Iterable[Event]) -> MatchState:
     if not isinstance(first, MatchStarted):
         raise ValueError("a match starts with match_started")
     state = initial_state(first)
+    if state.config.physical:  # an entry keeps the state before it: fold `evolve`
+        for event in iterator:
+            state = evolve(state, event)
+        return state
     config, table = state.config, state.table
     seat_of = {name: seat for seat, name in enumerate(config.players)}
     start: RoundStarted | None = None  # the round in play, if any ...
@@ -303,6 +411,7 @@ def replay(events: Iterable[Event]) -> MatchState:
             actions.append(event)
         elif isinstance(event, RoundStarted):
             start = event
+            table = _round_begins(table, event.number)
             actions = []
             timeouts = list(table.timeouts)
             direction = table.direction
@@ -321,13 +430,35 @@ def replay(events: Iterable[Event]) -> MatchState:
                 raise ValueError("player_abandoned outside a round")
             table = _abandoned(config, table, start.number, direction, tuple(timeouts), event)
             start = None
+        elif isinstance(event, RoundRecorded):
+            table = _recorded(config, table, event)
+            start = None
         elif isinstance(event, MatchStarted):
             state = initial_state(event)
             config, table = state.config, state.table
             seat_of = {name: seat for seat, name in enumerate(config.players)}
             start = None
+        elif isinstance(event, RULING_EVENTS):
+            # Rulings are rare: from the first one on, fold `evolve` (which they define).
+            state = _replayed(config, table, start, actions, seat_of, direction, timeouts)
+            state = evolve_ruling(state, event)
+            for later in iterator:
+                state = evolve(state, later)
+            return state
         else:
             raise TypeError(f"not a bidding event: {event!r}")
+    return _replayed(config, table, start, actions, seat_of, direction, timeouts)
+
+
+def _replayed(
+    config: MatchConfig,
+    table: TableState,
+    start: RoundStarted | None,
+    actions: list[BidMade | PasoAnnounced | SalpiconAnnounced],
+    seat_of: dict[str, int],
+    direction: Direction,
+    timeouts: list[int],
+) -> MatchState:
     if start is None:
         return MatchState(config, table, None)
     current = _round_state(start, actions, seat_of, table, direction, tuple(timeouts))

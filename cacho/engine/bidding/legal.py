@@ -30,18 +30,17 @@ def _allowed(state: MatchState, command: PlayerCommand) -> bool:
     return True
 
 
+def idle(player: str) -> dict[str, Any]:
+    """The legal actions of a player who may do nothing now."""
+    return {"player": player, "on_turn": False, "actions": [], "bid_minimums": None, "bid_maximums": None}
+
+
 def legal_actions(state: MatchState, player: str) -> dict[str, Any]:
     """Every legal action of `player`, with the least (and greatest) quantity biddable on
     each face: the hint shown above each die."""
-    legal: dict[str, Any] = {
-        "player": player,
-        "on_turn": False,
-        "actions": [],
-        "bid_minimums": None,
-        "bid_maximums": None,
-    }
-    if state.phase == "over" or player not in state.config.players:
-        return legal
+    legal = idle(player)
+    if state.phase == "over" or player not in state.config.players or state.paused is not None:
+        return legal  # a paused match takes no player's command
     seat = state.config.seat(player)
     current = state.round
     if current is None or state.dice_counts[seat] == 0:

@@ -8,7 +8,7 @@ record is judged by exactly the rules that judge a live match (exit 1).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cacho.engine.bidding.commands import (
@@ -20,30 +20,38 @@ from cacho.engine.bidding.commands import (
     DenySalpicon,
     PlaceBid,
     PlayerCommand,
+    RecordOutcome,
     StartRound,
     TimeOut,
 )
-from cacho.engine.bidding.decide import decide
 from cacho.engine.bidding.events import (
     BidMade,
     Event,
     MatchStarted,
     PasoAnnounced,
     PlayerAbandoned,
+    RoundRecorded,
     RoundResolved,
     RoundStarted,
     SalpiconAnnounced,
 )
 from cacho.engine.bidding.evolve import evolve, initial_state
+from cacho.engine.bidding.record_rulings import ruling_action, ruling_of_action
 from cacho.engine.bidding.rules import OPTIONS
+from cacho.engine.bidding.ruling_events import RULING_EVENTS, ResultAwarded
+from cacho.engine.bidding.rulings import decide
 from cacho.engine.bidding.setup import start_match
 from cacho.engine.bidding.state import MatchState
 from cacho.engine.errors import RecordFormatError, RuleError
-from cacho.engine.record import FORMAT, check_header
+from cacho.engine.record_header import FORMAT, check_header
+from cacho.engine.undo import without_undone
 
 TOP_KEYS = frozenset({"format", "game", "ruleset", "options", "players", "setup", "rounds"})
 SETUP_KEYS = frozenset({"dice", "starter", "mode", "initial_players", "calzo_disabled"})
 ROUND_KEYS = frozenset({"dice", "direction", "actions"})
+OUTCOME_ROUND_KEYS = frozenset({"outcome", "direction", "actions"})
+OUTCOME_KEYS = frozenset({"by", "call", "loser", "exact", "against", "abandon"})
+OUTCOME_CALLS = ("dudo", "calza", "paso", "salpicon")
 ACTION_KINDS = ("bid", "call", "paso", "salpicon", "deny", "timeout", "abandon")
 MODES = ("normal", "palifico", "obligado", "blind")
 
@@ -108,7 +116,47 @@ def _check_setup_shape(setup: object, players: list[str]) -> None:
         raise _fail("wrong-type", "setup.calzo_disabled must be true or false")
 
 
+def _check_outcome_round_shape(round_data: dict[str, Any], where: str) -> None:
+    """A physical table's round entered by its outcome (no dice, no actions)."""
+    _check_keys(round_data, OUTCOME_ROUND_KEYS, ("outcome",), where)
+    if "direction" in round_data and round_data["direction"] not in ("cw", "ccw"):
+        raise _fail("unknown-value", f"{where}.direction must be cw or ccw")
+    actions = round_data.get("actions", [])
+    if not isinstance(actions, list):
+        raise _fail("wrong-type", f"{where}.actions must be a list")
+    for number, action in enumerate(actions):  # only the rulings made after the round
+        if not isinstance(action, dict) or "ruling" not in action:
+            message = f"{where}.actions[{number}]: a round entered by its outcome has rulings only"
+            raise _fail("action-kind", message)
+        _check_action_shape(action, f"{where}.actions[{number}]")
+    outcome = _check_keys(round_data["outcome"], OUTCOME_KEYS, ("by",), f"{where}.outcome")
+    for key in ("by", "loser", "against"):
+        if key in outcome and not isinstance(outcome[key], str):
+            raise _fail("wrong-type", f"{where}.outcome.{key} must be a player's name")
+    if ("call" in outcome) == ("abandon" in outcome):
+        raise _fail("action-kind", f"{where}.outcome needs exactly one of call, abandon")
+    if "abandon" in outcome:
+        if outcome["abandon"] is not True:
+            raise _fail("unknown-value", f"{where}.outcome.abandon can only be true")
+        if set(outcome) - {"by", "abandon"}:
+            raise _fail("unknown-field", f"{where}.outcome: an abandonment has only by")
+        return
+    if outcome["call"] not in OUTCOME_CALLS:
+        raise _fail("unknown-value", f"{where}.outcome.call must be dudo, calza, paso or salpicon")
+    if "exact" in outcome and not isinstance(outcome["exact"], bool):
+        raise _fail("wrong-type", f"{where}.outcome.exact must be true or false")
+    needed = "exact" if outcome["call"] == "calza" else "loser"
+    if needed not in outcome:
+        raise _fail("missing-field", f"{where}.outcome: missing field {needed!r}")
+    other = "loser" if needed == "exact" else "exact"
+    if other in outcome:
+        raise _fail("unknown-field", f"{where}.outcome: a {outcome['call']} has no {other!r}")
+
+
 def _check_round_shape(round_data: object, where: str) -> None:
+    if isinstance(round_data, dict) and "outcome" in round_data:
+        _check_outcome_round_shape(round_data, where)
+        return
     round_data = _check_keys(round_data, ROUND_KEYS, ("dice",), where)
     dice = round_data["dice"]
     if not isinstance(dice, dict) or not all(
@@ -125,6 +173,13 @@ def _check_round_shape(round_data: object, where: str) -> None:
 
 
 def _check_action_shape(action: object, where: str) -> None:
+    if isinstance(action, dict) and "ruling" in action:
+        _check_keys(action, frozenset(("ruling", "reason")), ("ruling",), where)
+        if not isinstance(action["ruling"], dict):
+            raise _fail("wrong-type", f"{where}.ruling must be an object")
+        if not isinstance(action.get("reason", ""), str):
+            raise _fail("wrong-type", f"{where}.reason must be text")
+        return
     action = _check_keys(action, frozenset(("by", *ACTION_KINDS)), ("by",), where)
     if not isinstance(action["by"], str):
         raise _fail("wrong-type", f"{where}.by must be a player's name")
@@ -162,7 +217,7 @@ def match_started_of(data: dict[str, Any]) -> MatchStarted:
         counts = dice or {}
         starter = next((name for name in players if counts.get(name, 5) > 0), players[0])
     try:
-        return start_match(
+        started = start_match(
             data["ruleset"],
             players,
             starter=starter,
@@ -174,6 +229,26 @@ def match_started_of(data: dict[str, Any]) -> MatchStarted:
         )
     except RuleError as exc:
         raise RecordFormatError(exc.code, exc.message) from exc
+    # A record with a round entered by its outcome is a physical table's (no clock).
+    if any("outcome" in round_data for round_data in data["rounds"]):
+        return replace(started, physical=True)
+    return started
+
+
+def outcome_command(round_data: dict[str, Any]) -> RecordOutcome | Abandon:
+    """The command of a round entered by its outcome (shape already checked)."""
+    outcome: dict[str, Any] = round_data["outcome"]
+    direction = round_data.get("direction")
+    if outcome.get("abandon"):
+        return Abandon(outcome["by"], direction=direction)
+    return RecordOutcome(
+        outcome["call"],
+        outcome["by"],
+        loser=outcome.get("loser"),
+        exact=outcome.get("exact"),
+        against=outcome.get("against"),
+        direction=direction,
+    )
 
 
 def command_of_action(action: dict[str, Any], direction: str | None) -> PlayerCommand:
@@ -191,7 +266,7 @@ def command_of_action(action: dict[str, Any], direction: str | None) -> PlayerCo
         return DenySalpicon(player)
     if "timeout" in action:
         return TimeOut(player)
-    return Abandon(player)
+    return Abandon(player, direction=direction)  # type: ignore[arg-type]
 
 
 def _apply(state: MatchState, events: list[Event]) -> MatchState:
@@ -200,7 +275,15 @@ def _apply(state: MatchState, events: list[Event]) -> MatchState:
     return state
 
 
-def _round_outcome(event: RoundResolved | PlayerAbandoned) -> dict[str, Any]:
+def _round_outcome(event: RoundResolved | PlayerAbandoned | RoundRecorded) -> dict[str, Any]:
+    if isinstance(event, RoundRecorded):
+        return {
+            "result": event.result,
+            "dice_change": dict(event.dice_change),
+            "eliminated": list(event.eliminated),
+            "next_starter": event.next_starter,
+            "next_mode": event.next_mode,
+        }
     if isinstance(event, PlayerAbandoned):
         return {
             "result": "restart",
@@ -223,6 +306,22 @@ def _play_round(
     state: MatchState, index: int, round_data: dict[str, Any]
 ) -> tuple[MatchState, dict[str, Any]]:
     players = state.config.players
+    if "outcome" in round_data:
+        try:
+            if state.phase == "over":
+                raise RuleError("match-over", "the match is already over")
+            events = decide(state, outcome_command(round_data))
+        except RuleError as exc:
+            raise _RuleBreak(index, None, exc) from exc
+        state = _apply(state, events)
+        recorded = events[-1]
+        assert isinstance(recorded, RoundRecorded)
+        for number, action in enumerate(round_data.get("actions", [])):
+            try:
+                state = _apply(state, decide(state, ruling_of_action(action)))
+            except RuleError as exc:
+                raise _RuleBreak(index, number, exc) from exc
+        return state, _round_outcome(recorded)
     dice_by_name: dict[str, list[int]] = round_data["dice"]
     direction: str = round_data.get("direction", "cw")
     try:
@@ -243,6 +342,16 @@ def _play_round(
         raise _RuleBreak(index, None, exc) from exc
     outcome: dict[str, Any] = {"result": None}
     for number, action in enumerate(round_data.get("actions", [])):
+        if "ruling" in action:
+            in_play = state.round is not None
+            try:
+                ruling = ruling_of_action(action)
+                state = _apply(state, decide(state, ruling))
+            except RuleError as exc:
+                raise _RuleBreak(index, number, exc) from exc
+            if in_play and state.round is None:  # the ruling ended the round unplayed
+                outcome = {"result": "ruling", "ruling": ruling.kind}
+            continue
         try:
             if state.round is None:
                 raise RuleError(
@@ -294,22 +403,28 @@ def replay_record(data: dict[str, Any]) -> dict[str, Any]:
             },
         }
     players = state.config.players
-    return {
+    replayed: dict[str, Any] = {
         "valid": True,
         "rounds": outcomes,
         "dice": dict(zip(players, state.dice_counts, strict=True)),
         "calzo_disabled": state.calzo_disabled,
         "winner": None if state.winner is None else players[state.winner],
-        "to_act": None if state.round is None else players[state.round.to_act],
+        "to_act": None if state.round is None or state.paused is not None else players[state.round.to_act],
     }
+    if state.paused is not None:
+        replayed["paused"] = {"reason": state.paused}
+    if state.table.awarded is not None:
+        replayed["placements"] = dict(zip(players, state.table.awarded, strict=True))
+    return replayed
 
 
 # --- writing --------------------------------------------------------------------------------
 
 
 def write_record(events: Iterable[Event]) -> dict[str, Any]:
-    """The record of a match from its events (a finished match, or one in progress)."""
-    iterator = iter(events)
+    """The record of a match from its events (a finished match, or one in progress); an
+    undone entry is left out, as if it never happened."""
+    iterator = iter(without_undone(events))
     started = next(iterator)
     if not isinstance(started, MatchStarted):
         raise ValueError("a match starts with match_started")
@@ -331,7 +446,20 @@ def write_record(events: Iterable[Event]) -> dict[str, Any]:
     }
     direction = started.direction
     current: dict[str, Any] | None = None
+    state = initial_state(started)  # a round after a void-round inherits the restored direction
     for event in iterator:
+        state = evolve(state, event)
+        if isinstance(event, RULING_EVENTS):
+            assert current is not None, "a ruling before the first round"
+            current["actions"].append(ruling_action(event))
+            if not isinstance(event, ResultAwarded):
+                direction = state.direction
+            continue
+        if isinstance(event, RoundRecorded):
+            direction = event.direction
+            current = {"outcome": _outcome_of(event), "direction": direction, "actions": []}
+            record["rounds"].append(current)
+            continue
         if isinstance(event, RoundStarted):
             current = {
                 "dice": {
@@ -366,5 +494,23 @@ def write_record(events: Iterable[Event]) -> dict[str, Any]:
             else:
                 actions.append({"by": event.caller, "call": "calza" if event.result == "calza" else "dudo"})
         elif isinstance(event, PlayerAbandoned):
+            if event.direction is not None:
+                direction = event.direction
+                current["direction"] = direction
             actions.append({"by": event.player, "abandon": True})
+    for round_data in record["rounds"]:
+        if "outcome" in round_data and not round_data["actions"]:
+            del round_data["actions"]
     return record
+
+
+def _outcome_of(event: RoundRecorded) -> dict[str, Any]:
+    """A recorded round's `outcome` in a record: the call, its caller and what it cost."""
+    if event.result == "restart":
+        return {"by": event.caller, "abandon": True}
+    outcome: dict[str, Any] = {"by": event.caller, "call": event.result, "against": event.target}
+    if event.result == "calza":
+        outcome["exact"] = any(delta > 0 for _, delta in event.dice_change) or not event.dice_change
+    else:
+        outcome["loser"] = next(name for name, delta in event.dice_change if delta < 0)
+    return outcome

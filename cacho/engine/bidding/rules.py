@@ -69,6 +69,8 @@ class Rules:
     opening_on_ones: bool
     starter_chooses_direction: bool
     non_one_raise: Literal["standard", "strict", "reset-quantity"]
+    # the seed's own turn length, which no match may change (cacho-online: 30 s, §9)
+    fixed_turn_seconds: int | None = None
     # dudo options
     calza_out_of_turn: bool = False
     palifico_wild_pacos: bool = False
@@ -186,6 +188,7 @@ def make_rules(ruleset: str, options: Mapping[str, object] | None = None) -> Rul
             opening_on_ones=True,
             starter_chooses_direction=True,
             non_one_raise="standard",
+            fixed_turn_seconds=30,
         )
     bidding_rule = values["bidding_rule"]
     return Rules(

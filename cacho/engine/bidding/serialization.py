@@ -5,20 +5,8 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from cacho.engine.bidding.events import EVENT_TYPES, Event
-
-
-def _plain(value: object) -> object:
-    if isinstance(value, tuple):
-        return [_plain(item) for item in value]
-    return value
-
-
-def _frozen(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_frozen(item) for item in value)
-    return value
-
+from cacho.engine.bidding.events import EVENT_TYPES, Event, MatchStarted
+from cacho.engine.json_shapes import frozen, plain
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
@@ -34,7 +22,9 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     payload: dict[str, Any] = {"type": event.TYPE}
     for name in _names(type(event)):
         value = getattr(event, name)
-        payload[name] = _plain(value) if isinstance(value, tuple) else value
+        payload[name] = plain(value) if isinstance(value, tuple) else value
+    if type(event) is MatchStarted and not event.physical:
+        del payload["physical"]  # an online match's start is stored as it always was
     return payload
 
 
@@ -44,4 +34,4 @@ def event_from_dict(payload: dict[str, Any]) -> Event:
     unknown = set(payload) - names - {"type"}
     if unknown:
         raise ValueError(f"{payload['type']}: unknown fields {sorted(unknown)}")
-    return cls(**{name: _frozen(value) for name, value in payload.items() if name != "type"})
+    return cls(**{name: frozen(value) for name, value in payload.items() if name != "type"})

@@ -74,10 +74,10 @@ def start_match(
         )
     if turn_seconds < 1:
         raise RuleError("setup-turn-seconds", "a turn lasts at least one second")
-    used: tuple[str, ...] = ()
-    if rules.palifico_once_per_player:
-        # Everyone down to one die already had their drop, whatever came of it.
-        used = tuple(name for name, count in zip(names, counts, strict=True) if count == 1)
+    if rules.fixed_turn_seconds is not None and turn_seconds != rules.fixed_turn_seconds:
+        raise RuleError(
+            "setup-turn-seconds", f"{ruleset} turns last {rules.fixed_turn_seconds} s (rules.md §9)"
+        )
     direction: Direction = "cw"
     return MatchStarted(
         ruleset=rules.ruleset,
@@ -89,7 +89,6 @@ def start_match(
         initial_players=n0,
         calzo_disabled=calzo_disabled,
         turn_seconds=turn_seconds,
-        palifico_used=used,
         direction=direction,
     )
 

@@ -22,6 +22,7 @@ class MatchConfig:
     players: tuple[str, ...]
     initial_players: int
     turn_seconds: int
+    physical: bool = False  # a scorekeeper enters the dice or the outcomes; no clock
 
     def seat(self, player: str) -> int:
         return self.players.index(player)
@@ -51,6 +52,7 @@ class Resolution:
     eliminated: tuple[int, ...]
     next_starter: int | None
     next_mode: Mode | None
+    counted: tuple[tuple[int, tuple[int, ...]], ...] | None = None  # by seat, as in RoundResolved
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,21 @@ class TableState:
     rounds_started: int = 0
     last_resolution: Resolution | None = None
     winner: int | None = None
+    # Referees' rulings (docs/engine.md, "Rulings"): the table as each round still in
+    # effect found it (what void-round and reopen restore), the pause's reason, the seats
+    # disqualified, and the places an award-result gave (by seat).
+    round_starts: tuple[RoundStart, ...] = ()
+    paused: str | None = None
+    disqualified: frozenset[int] = frozenset()
+    awarded: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStart:
+    """Round `number` and the table it started from (its own `round_starts` left empty)."""
+
+    number: int
+    table: TableState
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +119,9 @@ class MatchState:
     config: MatchConfig
     table: TableState
     round: RoundState | None = None
+    # At a physical table: the state before the last entry, which an undo gives back
+    # (itself without one: an entry is undone once). None online and after a ruling.
+    undo: MatchState | None = None
 
     @property
     def rules(self) -> Rules:
@@ -162,6 +182,10 @@ class MatchState:
     @property
     def winner(self) -> int | None:
         return self.table.winner
+
+    @property
+    def paused(self) -> str | None:
+        return self.table.paused
 
     def live_seats(self) -> list[int]:
         return [seat for seat, count in enumerate(self.table.dice_counts) if count > 0]

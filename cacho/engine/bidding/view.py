@@ -1,4 +1,4 @@
-"""What each viewer may see (rules.md §10). The only way state leaves the engine.
+"""What each viewer may see (docs/rules.md §10). The only way state leaves the engine.
 
 A player sees their own dice, except in obligado and blind rounds where only a
 player holding exactly one die sees it; spectators and players without dice see
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cacho.engine.bidding.events import Event, RoundStarted
-from cacho.engine.bidding.legal import legal_actions
+from cacho.engine.bidding.legal import idle, legal_actions
 from cacho.engine.bidding.rules import Mode
 from cacho.engine.bidding.serialization import event_to_dict
 from cacho.engine.bidding.state import MatchState, Resolution
@@ -46,6 +46,9 @@ def _resolution(state: MatchState, resolution: Resolution) -> dict[str, Any]:
         "eliminated": [players[seat] for seat in resolution.eliminated],
         "next_starter": None if resolution.next_starter is None else players[resolution.next_starter],
         "next_mode": resolution.next_mode,
+        "counted": None
+        if resolution.counted is None
+        else {players[seat]: list(positions) for seat, positions in resolution.counted},
     }
 
 
@@ -61,8 +64,9 @@ def view(state: MatchState, viewer: Viewer) -> dict[str, Any]:
             "mode": current.mode,
             "starter": players[current.starter],
             "direction": current.direction,
-            "to_act": players[current.to_act],
-            "deadline": current.deadline,
+            # While the referee pauses the table nobody is on turn and no clock runs.
+            "to_act": None if state.paused is not None else players[current.to_act],
+            "deadline": None if state.paused is not None else current.deadline,
             "bid": None
             if current.bid is None or current.bidder is None
             else {"quantity": current.bid.quantity, "face": current.bid.face, "by": players[current.bidder]},
@@ -83,6 +87,7 @@ def view(state: MatchState, viewer: Viewer) -> dict[str, Any]:
     result: dict[str, Any] = {
         "game": "dudo",
         "ruleset": rules.ruleset,
+        "physical": config.physical,
         "options": dict(rules.options),
         "viewer": {"kind": viewer.kind, "player": viewer.player},
         "players": [
@@ -104,9 +109,15 @@ def view(state: MatchState, viewer: Viewer) -> dict[str, Any]:
         "calzo_disabled": state.calzo_disabled,
         "calzo_threshold": rules.calzo_threshold(config.initial_players) if rules.calza_threshold else None,
         "winner": None if state.winner is None else players[state.winner],
+        "paused": None if state.paused is None else {"reason": state.paused},
+        "disqualified": [players[seat] for seat in sorted(state.table.disqualified)],
+        "placements": None
+        if state.table.awarded is None
+        else dict(zip(players, state.table.awarded, strict=True)),
     }
     if viewer.kind == "player" and viewer.player in players:
-        result["legal"] = legal_actions(state, viewer.player)
+        # At a physical table the scorekeeper enters every move: a player has none to send.
+        result["legal"] = idle(viewer.player) if config.physical else legal_actions(state, viewer.player)
     return result
 
 

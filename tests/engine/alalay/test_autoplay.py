@@ -1,7 +1,8 @@
-"""Auto-play of a timed-out turn (rules.md §9, decision P-2)."""
+"""Auto-play of a timed-out turn (docs/rules.md §9, decision P-2)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,13 +14,16 @@ from cacho.engine.alalay import (
     Scratch,
     State,
     Throw,
+    TimeOut,
     TurnDie,
     TurnTimedOut,
     auto_play,
     auto_play_turn,
+    decide,
     new_match,
     write_record,
 )
+from cacho.engine.errors import RuleError
 
 from .helpers import play
 
@@ -93,6 +97,16 @@ CASES: list[
         TurnDie("P0", 0),
     ),
     ("P-2 optional turn is not taken", {}, (1, 1, 2, 4, 5), (), (3, 3, 3, 5, 5), (), Score("P0", "full")),
+    (
+        "P-2 compulsory turn, equal best: the lowest position giving it",
+        {**{k: v for k, v in NUMBERS_FULL.items() if k != "fours"}}
+        | {"straight": 20, "full": 30, "four": 40, "grande_1": 50, "grande_2": 50},
+        (5, 3, 6, 3, 1),
+        (5, 3, 6, 3),
+        (1,),
+        (),
+        TurnDie("P0", 1),
+    ),
     (
         "P-2 no second turn: score after one",
         {},
@@ -171,3 +185,50 @@ def events_of(state: State, events: list[Any]) -> list[Any]:
         state.entries, Options(), ((1, 2, 3, 4, 5, 6, 20, 30, 40, None, None), (None,) * 11), 0
     )
     return [start, *events]
+
+
+def _timed_out(
+    cards: dict[str, Any],
+    throw: tuple[int, ...],
+    keep: tuple[int, ...] | None = None,
+    dice: tuple[int, ...] = (),
+    turns: tuple[int, ...] = (),
+) -> State:
+    state = at(cards, throw, keep, dice, turns)
+    state, _ = play(state, TimeOut("P0"))
+    return state
+
+
+@pytest.mark.parametrize(
+    ("state", "chosen", "other"),
+    [
+        pytest.param(
+            _timed_out({}, (3, 3, 6, 2, 1)), Score("P0", "threes"), Score("P0", "sixes"), id="score-tie"
+        ),
+        pytest.param(
+            _timed_out({}, (2, 3, 4, 5, 6)), Score("P0", "straight"), Score("P0", "sixes"), id="score-best"
+        ),
+        pytest.param(
+            _timed_out(
+                {"ones": 1, "twos": 2, "threes": 3, "fours": 4, "sixes": 6, "full": 30, "four": 40},
+                (1, 2, 2, 3, 4),
+                (1, 2, 2, 3),
+                (4,),
+                (0,),
+            ),
+            Scratch("P0", "fives"),
+            Scratch("P0", "straight"),
+            id="scratch-tie",
+        ),
+    ],
+)
+def test_a_timed_out_turn_fills_only_the_box_auto_play_chooses(state: State, chosen: Any, other: Any) -> None:
+    """§9 P-2: the server finishes a timed-out turn, so its box is the policy's, in live play
+    and in records alike."""
+    assert auto_play(state) == chosen
+    play(state, chosen)
+    with pytest.raises(RuleError) as refused:
+        decide(state, other)
+    assert refused.value.code == "auto-play-box"
+    # the same box is free to choose on a turn that did not time out
+    assert decide(replace(state, turn=replace(state.turn, timed_out=False)), other)

@@ -14,11 +14,13 @@ from cacho.engine.alalay import (
     Entry,
     Event,
     Options,
+    RollRequest,
     Score,
     Scratch,
     State,
     TurnDie,
     apply,
+    auto_play,
     auto_play_turn,
     decide,
     event_from_dict,
@@ -28,7 +30,7 @@ from cacho.engine.alalay import (
     replay_record,
     write_record,
 )
-from cacho.engine.alalay.scorecard import BOX_INDEX, BOXES, box_points, is_full_card
+from cacho.engine.alalay.scorecard import BOX_INDEX, BOXES, MAX_POINTS, box_points, is_full_card
 from cacho.engine.errors import RuleError
 
 from .helpers import random_step
@@ -129,3 +131,43 @@ def test_random_legal_play(
     assert stored == events
     assert replay(stored) == state
     check_record_round_trip(events, state)
+
+
+def _points_after_turn(open_boxes: list[str], dice: tuple[int, ...], position: int) -> int:
+    after = tuple(7 - d if i == position else d for i, d in enumerate(dice))
+    return max(box_points(box, after, False) for box in open_boxes)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), options=st.builds(Options, st.booleans(), st.booleans()))
+def test_auto_play_takes_the_best_choice_and_breaks_ties_in_order(seed: int, options: Options) -> None:
+    """§9 P-2 at every step of random play: the best box (first in box order of equals), the
+    best single turn (lowest position of equals), the lowest-value scratch (box order)."""
+    rng = random.Random(seed)
+    state, _ = new_match(["E0", "E1"], options, 0)
+    while not state.over:
+        turn = state.turn
+        assert turn is not None
+        open_boxes = [b for b in BOXES if state.cards[turn.seat][BOX_INDEX[b]] is None]
+        step = auto_play(state)
+        if turn.phase != "await":
+            points = {box: box_points(box, turn.dice, turn.de_mano) for box in open_boxes}
+            top = max(points.values())
+            if turn.must_turn:
+                gains = [_points_after_turn(open_boxes, turn.dice, p) for p in range(5)]
+                assert step == TurnDie(turn_entry(state), gains.index(max(gains)))
+            elif top > 0:
+                assert step == Score(turn_entry(state), next(b for b in open_boxes if points[b] == top))
+            elif turn.phase == "second":
+                lowest = min(MAX_POINTS[b] for b in open_boxes)
+                assert step == Scratch(
+                    turn_entry(state), next(b for b in open_boxes if MAX_POINTS[b] == lowest)
+                )
+            else:
+                assert step == RollRequest(turn_entry(state), reroll=True)
+        state, _ = apply(state, random_step(state, rng))
+
+
+def turn_entry(state: State) -> str:
+    assert state.turn is not None
+    return state.entries[state.turn.seat].name

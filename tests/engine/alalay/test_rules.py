@@ -1,4 +1,4 @@
-"""Table-driven tests: one case per scoring rule, turning rule and end condition (rules.md §8, §11)."""
+"""Table-driven tests: one case per scoring rule, turning rule and end condition (docs/rules.md §8, §11)."""
 
 from __future__ import annotations
 

@@ -36,6 +36,8 @@ from cacho.engine.bidding import (
 )
 from cacho.engine.bidding.bots import random_command
 from cacho.engine.bidding.commands import Abandon, AnnouncePaso, AnnounceSalpicon, Command, TimeOut
+from cacho.engine.bidding.events import PlayerAbandoned
+from cacho.engine.bidding.state import Direction, next_live
 from cacho.engine.bidding.view import may_see_own_dice
 from cacho.engine.errors import RuleError
 from cacho.engine.viewer import Viewer
@@ -87,7 +89,11 @@ def play(ruleset: str, options: dict[str, Any], players: list[str], seed: int, *
         command: Command = random_command(state, rng)
         if state.round is not None and rng.random() < abandon_rate:
             live = state.live_seats()
-            command = Abandon(players[live[rng.randrange(len(live))]])
+            direction: Direction | None = None
+            if state.round.bid is None and state.rules.starter_chooses_direction:
+                # as a record states the direction of a round nobody has opened (X-6b)
+                direction = rng.choice([None, "cw", "ccw"])
+            command = Abandon(players[live[rng.randrange(len(live))]], direction=direction)
         events = decide(state, command)
         after = state
         for event in events:
@@ -158,6 +164,29 @@ def test_written_record_replays_to_the_same_outcome(game: tuple[Any, ...], aband
     assert outcome["winner"] == players[final.winner]
     assert outcome["dice"] == dict(zip(players, final.dice_counts, strict=False))
     assert len(outcome["rounds"]) == resolutions
+
+
+@FAST
+@given(games(), st.floats(min_value=0.02, max_value=0.2))
+def test_a_starter_leaving_before_opening_is_replaced_in_the_written_direction(
+    game: tuple[Any, ...], abandon_rate: float
+) -> None:
+    """X-6b: `next_live(leaver, d)`, `d` the direction the record writes on that round."""
+    ruleset, options, players, seed = game
+    log: list[Event] = []
+    checks: list[tuple[int, int, tuple[int, ...], str | None]] = []  # round, leaver, counts, starter
+    for before, _command, events, after in play(ruleset, options, players, seed, abandon_rate=abandon_rate):
+        log.extend(events)
+        for event in events:
+            current = None if before is None else before.round
+            if isinstance(event, PlayerAbandoned) and current is not None and current.bid is None:
+                leaver = players.index(event.player)
+                if leaver == current.starter and event.next_starter is not None:
+                    checks.append((current.number - 1, leaver, after.dice_counts, event.next_starter))
+    rounds = json.loads(json.dumps(write_record(log)))["rounds"]
+    for index, leaver, counts, starter in checks:
+        direction = rounds[index].get("direction", "cw")
+        assert starter == players[next_live(counts, leaver, direction)]
 
 
 def _random_commands(state: MatchState, rng: random.Random) -> list[Command]:

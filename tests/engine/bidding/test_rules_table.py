@@ -1,4 +1,4 @@
-"""One row per rule of rules.md §2–§7 and §9 (bidding games), each naming the rule it checks.
+"""One row per rule of docs/rules.md §2–§7 and §9 (bidding games), each naming the rule it checks.
 
 Rows are one-round records replayed by the engine; the expectation is either a
 subset of the outcome (docs/match-record.md) or the position and code of the
@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from cacho.engine.errors import RuleError
 from tests.engine.bidding.helpers import (
     abandon,
     bid,
@@ -865,6 +866,32 @@ ROWS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
         first(result="restart", next_starter="B"),
     ),
     (
+        "X-6b a starter who abandons before opening is replaced in the round's recorded direction",
+        one_round("cacho-online", {"A": FIVE, "B": FIVE, "C": FIVE}, [abandon("A")], direction="ccw"),
+        first(result="restart", next_starter="C"),
+    ),
+    (
+        "X-6b the recorded direction defaults to cw",
+        one_round("cacho-online", {"A": FIVE, "B": FIVE, "C": FIVE}, [abandon("A")]),
+        first(result="restart", next_starter="B"),
+    ),
+    (
+        "X-6b dudo with loser_chooses_direction: the recorded direction of an unopened round",
+        one_round(
+            "dudo",
+            {"A": FIVE, "B": FIVE, "C": FIVE},
+            [abandon("A")],
+            direction="ccw",
+            options={"loser_chooses_direction": True},
+        ),
+        first(result="restart", next_starter="C"),
+    ),
+    (
+        "X-6b ccw stays a rule error on the round where the starter has no choice",
+        one_round("dudo", {"A": FIVE, "B": FIVE, "C": FIVE}, [abandon("A")], direction="ccw"),
+        broken(None, "direction-not-choosable"),
+    ),
+    (
         "§9 an abandonment leaving one player ends the match",
         one_round("dudo", {"A": FIVE, "B": FIVE}, [bid("A", 3, 4), abandon("B")]),
         ok(winner="A", rounds=[{"result": "restart", "next_starter": None, "next_mode": None}]),
@@ -898,3 +925,13 @@ ROWS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
 def test_rule(outcome: dict[str, Any], expected: dict[str, Any]) -> None:
     mismatch = subset_mismatch(expected, outcome)
     assert mismatch is None, f"{mismatch}\noutcome: {outcome}"
+
+
+def test_cacho_online_turns_last_the_seeds_30_seconds() -> None:
+    from cacho.engine.bidding import start_match
+
+    assert start_match("cacho-online", ["a", "b"], starter="a", turn_seconds=30).turn_seconds == 30
+    with pytest.raises(RuleError) as refused:
+        start_match("cacho-online", ["a", "b"], starter="a", turn_seconds=20)
+    assert refused.value.code == "setup-turn-seconds"
+    assert start_match("dudo", ["a", "b"], starter="a", turn_seconds=20).turn_seconds == 20  # P-1

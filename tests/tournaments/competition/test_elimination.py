@@ -8,18 +8,23 @@ from hypothesis import strategies as st
 
 from tests.tournaments.competition.helpers import ids, mix
 from tournaments.competition.elimination import (
+    DOUBLE_FORFEIT,
+    FORFEITED,
     NOT_NEEDED,
     PLAYED,
     READY,
+    THIRD_PLACE,
     WALKOVER,
     Bracket,
     BracketProgress,
     TableOutcome,
     bracket_order,
+    bracket_tiers,
     double_elimination,
     eliminate_by_tables,
     first_round_byes,
     progress,
+    separate_groups,
     single_elimination,
     walkovers,
 )
@@ -179,3 +184,89 @@ def test_walkovers_are_the_matches_an_entry_wins_against_nobody() -> None:
     assert both_byes == ["L1-2"]  # the losers of W1-3 and W1-4 (both byes)
     assert [m.id for m in walkovers(five)] == ["W1-1", "W1-3", "W1-4"]
     assert walkovers(progress(single_elimination(ids(8)), {})) == ()
+
+
+# ---------------------------------------------------------------- ranking by the round reached, forfeits
+
+
+def _tiers_check(bracket: Bracket, state: BracketProgress) -> list[list[str]]:
+    tiers = bracket_tiers(bracket, state)
+    flat = [e for tier in tiers for e in tier]
+    assert sorted(flat) == sorted(bracket.seeds)  # everyone once
+    return tiers
+
+
+@given(n=st.integers(2, 70), third=st.booleans(), salt=st.integers(0, 10**6))
+def test_single_elimination_ranks_by_the_round_reached(n: int, third: bool, salt: int) -> None:
+    bracket = single_elimination(ids(n), third_place=third)
+    state, _winners = play_out(bracket, salt)
+    tiers = _tiers_check(bracket, state)
+    final = state.match(bracket.final)
+    assert tiers[0] == [state.champion] and tiers[1] == [final.loser]
+    out_in = {m.loser: m.round for m in state.matches if m.status == PLAYED and m.side == "winners"}
+    third_match = next((m for m in state.matches if m.side == THIRD_PLACE), None)
+    rest = [tier for tier in tiers[2:]]
+    if third_match is not None and third_match.status == PLAYED:
+        assert rest[0] == [third_match.winner] and rest[1] == [third_match.loser]
+        rest = rest[2:]
+    # Later rounds first; a tier is the losers of one round, sharing their place.
+    rounds = [{out_in[e] for e in tier} for tier in rest]
+    assert all(len(r) == 1 for r in rounds)
+    assert [r.pop() for r in rounds] == sorted((out_in[t[0]] for t in rest), reverse=True)
+
+
+@given(n=st.integers(2, 40), reset=st.booleans(), salt=st.integers(0, 10**6))
+def test_double_elimination_ranks_by_the_losers_bracket_round(n: int, reset: bool, salt: int) -> None:
+    bracket = double_elimination(ids(n), grand_final_reset=reset)
+    state, _winners = play_out(bracket, salt)
+    tiers = _tiers_check(bracket, state)
+    assert tiers[0] == [state.champion] and len(tiers[1]) == 1
+    finalists = {m.home for m in state.matches if m.id == "GF"} | {
+        m.away for m in state.matches if m.id == "GF"
+    }
+    assert {tiers[0][0], tiers[1][0]} == finalists
+    out_in = {m.loser: m.round for m in state.matches if m.status == PLAYED and m.side == "losers"}
+    keys = [{out_in[e] for e in tier} for tier in tiers[2:]]
+    assert all(len(k) == 1 for k in keys)
+    flat = [k.pop() for k in keys]
+    assert flat == sorted(flat, reverse=True) and len(set(flat)) == len(flat)
+
+
+def test_a_double_forfeit_sends_nobody_on_and_the_next_opponent_goes_through() -> None:
+    bracket = single_elimination(ids(4))  # 1 v 4, 2 v 3
+    first = {m.id: m for m in progress(bracket, {}).matches if m.round == 1}
+    one_v_four, two_v_three = sorted(first)
+    state = progress(bracket, {one_v_four: DOUBLE_FORFEIT, two_v_three: first[two_v_three].home or ""})
+    final = state.match(bracket.final)
+    assert final.status == WALKOVER and final.winner == first[two_v_three].home
+    assert state.champion == first[two_v_three].home
+    tiers = _tiers_check(bracket, state)
+    # The champion, then nobody lost the final, then 2 v 3's loser, then both forfeiters.
+    assert tiers[0] == [state.champion]
+    assert tiers[-1] == sorted(state.match(one_v_four).out, key=ids(4).index)
+    # A walkover whose one entry forfeits (it withdrew) carries nobody on either.
+    lone = single_elimination(ids(3))  # seed 1 has a bye
+    opening = next(m for m in progress(lone, {}).matches if m.round == 1 and m.status == READY)
+    forfeited_bye = next(m for m in progress(lone, {}).matches if m.status == WALKOVER)
+    state = progress(lone, {forfeited_bye.id: DOUBLE_FORFEIT, opening.id: opening.home or ""})
+    assert state.match(forfeited_bye.id).status == FORFEITED
+    assert state.champion == opening.home
+
+
+@given(groups=st.integers(2, 8), per_group=st.integers(1, 3))
+def test_group_mates_do_not_meet_in_the_first_round_where_sizes_allow(groups: int, per_group: int) -> None:
+    # Seeds as groups hand them on: all winners, then all runners-up, …; every other place in
+    # reversed group order, which pairs each winner with its own runner-up (1 v N).
+    seeds = [
+        f"g{g}p{p}"
+        for p in range(per_group)
+        for g in (range(groups) if p % 2 == 0 else reversed(range(groups)))
+    ]
+    group_of = {s: int(s[1 : s.index("p")]) for s in seeds}
+    arranged = separate_groups(seeds, group_of)
+    assert sorted(arranged) == sorted(seeds)
+    size = 1 << (len(seeds) - 1).bit_length()
+    pairs = [(arranged[i], arranged[size - 1 - i]) for i in range(size // 2) if size - 1 - i < len(arranged)]
+    assert all(group_of[a] != group_of[b] for a, b in pairs)
+    # The better half (the top seeds of each pairing) keeps its places.
+    assert [arranged[i] for i, _ in enumerate(pairs)] == [seeds[i] for i, _ in enumerate(pairs)]

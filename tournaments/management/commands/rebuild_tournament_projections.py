@@ -1,6 +1,6 @@
-"""Rebuild the tournaments' projections from the events: catch the results projection up
-with the match log, re-derive every table result from its match events (differences are
-reported) and rewrite the standings from the tournament logs."""
+"""Rebuild the tournaments' projections: record the tables whose match ended unrecorded,
+re-derive every table result from its match events (differences are reported) and
+rewrite the standings from the tables' results."""
 
 from __future__ import annotations
 
@@ -9,17 +9,18 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.models import Tournament
-from tournaments.projections import RebuildReport, project_results, rebuild
+from tournaments.services import sweep
+from tournaments.services.rebuild import RebuildReport, rebuild
 
 
 class Command(BaseCommand):
-    help = "Rebuild tournament standings (and check table results) from the event logs."
+    help = "Rebuild tournament standings (and check table results) from the match events."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--tournament", type=int, help="only this tournament id")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        finished = project_results()
+        finished = sweep()
         report = RebuildReport()
         query = Tournament.objects.order_by("pk")
         if options.get("tournament"):

@@ -15,10 +15,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
 from tournaments.models import Club, Tournament
-from tournaments.projections import project_results
-from tournaments.services import create_club, create_tournament, register, start_tournament
+from tournaments.services import create_club, create_tournament, register, start_tournament, sweep
 from tournaments.services.bots import play_bots_until_stuck
-from tournaments.tasks import advance_tournament
 
 SLUG = "demo"
 
@@ -67,8 +65,7 @@ class Command(BaseCommand):
             for tournament in tournaments:
                 for _ in range(10_000):
                     play_bots_until_stuck(tournament, rng)
-                    project_results()
-                    advance_tournament(tournament.pk)  # what a worker does (idempotent)
+                    sweep()  # with a broker and no worker running, the results wait for it
                     tournament.refresh_from_db()
                     if tournament.status == Tournament.FINISHED:
                         break

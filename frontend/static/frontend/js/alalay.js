@@ -2,6 +2,17 @@
 // grandes), the dice of the turn, re-roll by choosing what to keep, turning, hints per box.
 import { L, fmt, h } from "./api.js";
 import { die } from "./dice.js";
+import { T, eventSentence, faceName } from "./words.js";
+import { presenceMark } from "./bidding.js";
+
+const boxName = (box) => (L.boxes && L.boxes[box]) || box;
+
+/** Why an open box of the player on turn gives no Score button now, in plain words. */
+function whyNot(box, turn, points) {
+  if (turn.must_turn) return ""; // the note above the dice says it once, with which dice
+  if (points > 0) return box === "grande_2" ? T.why_second_grande : "";
+  return (T.why_zero || {})[box] || "";
+}
 
 const COLUMNS = [["ones", "twos", "threes"], ["straight", "full", "four"], ["fours", "fives", "sixes"]];
 const GRANDES = ["grande_1", "grande_2"];
@@ -28,13 +39,19 @@ function boxCell(entry, box, match, ui) {
     cell.classList.add("filled");
     cell.append(h("span", { class: "value" }, String(value)), mark(ui.scored[entry.name]?.[box]));
   } else if (onTurn && turn.hints && box in turn.hints) {
-    cell.append(h("span", { class: "hint" }, fmt(L.would_give, { n: turn.hints[box] })));
-    if (mine && turn.legal.score.includes(box)) {
+    const points = turn.hints[box];
+    const canScore = turn.legal.score.includes(box);
+    cell.append(h("span", { class: `hint${points > 0 ? " scores" : ""}` }, fmt(T.points_now, { n: points })));
+    const reason = canScore ? "" : whyNot(box, turn, points);
+    if (reason) cell.append(h("span", { class: "why", "data-why": box }, reason));
+    if (mine && canScore) {
       cell.append(h("button", { type: "button", class: "small", "data-score": box,
+        "aria-label": `${L.score}: ${boxName(box)} ${points}`,
         onclick: () => ui.send({ type: "score", box }) }, L.score));
     }
     if (mine && turn.legal.scratch.includes(box)) {
       cell.append(h("button", { type: "button", class: "small quiet", "data-scratch": box,
+        "aria-label": `${L.scratch}: ${boxName(box)}`,
         onclick: () => ui.send({ type: "scratch", box }) }, L.scratch));
     }
   }
@@ -46,7 +63,9 @@ function sheet(entry, match, ui) {
   const box = h("section", { class: `sheet${turn && turn.entry === entry.name ? " on-turn" : ""}`,
     "data-sheet": entry.name },
   h("h3", {}, entry.name, entry.members.length ? ` (${entry.members.join(", ")})` : "",
-    entry.left ? ` — ${L.abandoned}` : ""));
+    entry.left ? ` — ${L.abandoned}` : "", " ", presenceMark(entry.name, ui),
+    turn && turn.entry === entry.name && !match.state.paused
+      ? h("span", { class: "clock", "data-clock": entry.name }, T.on_turn) : null));
   const grid = h("div", { class: "sheet-grid" });
   for (const column of COLUMNS) grid.append(h("div", { class: "column" }, column.map((b) => boxCell(entry, b, match, ui))));
   box.append(grid, h("div", { class: "grandes" }, GRANDES.map((b) => boxCell(entry, b, match, ui))));
@@ -63,32 +82,50 @@ function turnPanel(match, ui) {
     h("h2", {}, fmt(L.turn_of, { name: turn.member && turn.member !== turn.entry ? `${turn.entry} (${turn.member})` : turn.entry })));
   if (!ui.keep || ui.keepFor !== match.version) { ui.keep = new Set(); ui.keepFor = match.version; }
   const row = h("div", { class: "dice-row", id: "turn-dice" });
+  const options = new Map((turn.turn_options || []).map((o) => [o.position, o]));
   turn.dice.forEach((face, index) => {
     const turned = turn.turned.includes(index);
+    const option = options.get(index);
     const canTurn = mine && legal.turn.includes(index);
     const canKeep = mine && legal.reroll;
     const d = die(face, { size: 56, className: turned ? "turned" : "" });
+    // What turning this die would give: its new face and the box it would then score best.
+    const gives = option ? (option.box
+      ? fmt(T.turn_gives_plain, { to: option.face, box: boxName(option.box), points: option.points })
+      : fmt(T.turn_gives_nothing, { to: option.face })) : "";
+    const short = option ? (option.box
+      ? fmt(T.turn_caption, { to: option.face, box: boxName(option.box), points: option.points })
+      : fmt(T.turn_caption_nothing, { to: option.face })) : "";
+    const caption = option
+      ? h("span", { class: "turn-caption", id: `turn-caption-${index}`, title: gives }, short) : null;
+    let node = d;
     if (canKeep || canTurn) {
       const pressed = canKeep ? ui.keep.has(index) : false;
-      const button = h("button", { type: "button", class: `die-button${pressed ? " kept" : ""}`,
+      const button = h("button", { type: "button", class: `die-button${pressed ? " kept" : ""}${canTurn ? " turnable" : ""}`,
         "data-index": index, "aria-pressed": canKeep ? String(pressed) : null,
-        "aria-label": canTurn ? `${L.turn_die}: ${face}` : `${face}` }, d);
+        "aria-label": canTurn ? (option ? fmt(T.turn_to, { from: faceName(face), to: faceName(option.face) }) : L.turn_die)
+          : `${face}`,
+        "aria-describedby": caption ? caption.id : null, title: canTurn ? gives : null }, d);
       button.addEventListener("click", () => {
         if (canTurn) { ui.send({ type: "turn", position: index }); return; }
         if (ui.keep.has(index)) ui.keep.delete(index); else ui.keep.add(index);
         button.classList.toggle("kept");
         button.setAttribute("aria-pressed", String(ui.keep.has(index)));
       });
-      row.append(button);
-    } else {
-      row.append(d);
+      node = button;
     }
+    row.append(h("span", { class: `turn-die${option ? " may-turn" : ""}${turned ? " was-turned" : ""}`,
+      "data-position": index }, node, caption));
   });
   panel.append(row);
   if (turn.de_mano !== null && turn.de_mano !== undefined && turn.phase !== "await") {
     panel.append(h("p", { class: "how" }, mark(turn.de_mano)));
   }
-  if (turn.must_turn && mine) panel.append(h("p", { class: "must-turn", role: "note" }, L.must_turn));
+  if (turn.must_turn) panel.append(h("p", { class: "must-turn", id: "must-turn", role: "note" }, T.turn_required));
+  else if (mine && legal.turn.length && turn.phase !== "first") {
+    panel.append(h("p", { class: "may-turn-note", role: "note" }, T.turn_optional));
+  }
+  if (mine && legal.scratch.length) panel.append(h("p", { class: "scratch-note", role: "note" }, T.scratch_now));
   const buttons = h("div", { class: "action-buttons" });
   if (mine && legal.throw) {
     buttons.append(h("button", { type: "button", class: "primary", id: "do-throw",
@@ -110,12 +147,6 @@ export function renderAlalay(root, match, ui) {
   root.replaceChildren();
   const panel = turnPanel(match, ui);
   if (panel) root.append(panel);
-  if (s.finished) {
-    root.append(h("section", { class: "result-box", id: "alalay-result" },
-      h("h2", {}, L.finished),
-      h("p", {}, s.winners.map((w) => fmt(L.winner, { name: w })).join(" ")),
-      s.win_reason ? h("p", { class: "win-reason" }, L.win_reason[s.win_reason] || s.win_reason) : null));
-  }
   root.append(h("div", { class: "sheets" }, s.entries.map((e) => sheet(e, match, ui))));
 }
 
@@ -126,6 +157,7 @@ export function alalayTurnOf(match) {
 
 export function alalayAnnounce(frame) {
   const d = frame.d;
+  if (frame.t === "turn_timed_out") return eventSentence(frame, boxName); // never the raw code
   if (frame.t === "match_ended") {
     const who = (d.winners || []).map((w) => fmt(L.winner, { name: w })).join(" ");
     return `${who} ${d.reason ? L.win_reason[d.reason] || d.reason : ""}`.trim();

@@ -1,13 +1,23 @@
 // The live table of a bidding game (Dudo, Cacho): everything drawn from the viewer's state.
 import { L, fmt, h } from "./api.js";
 import { cup, die } from "./dice.js";
+import { T, bidWords, diceCount } from "./words.js";
 
 const FACES = [1, 2, 3, 4, 5, 6];
 
 function bidText(bid) {
   if (!bid) return L.no_bid;
   const [q, f] = Array.isArray(bid) ? bid : [bid.quantity, bid.face];
-  return `${q} × ${f}`;
+  return bidWords(q, f);
+}
+
+/** Connected or away, from the socket's presence list (unknown until it first comes). */
+export function presenceMark(name, ui) {
+  if (!ui.presence || !ui.presence.players) return null;
+  const here = ui.presence.players.includes(name);
+  return h("span", { class: `presence ${here ? "here" : "gone"}`, role: "img",
+    "aria-label": fmt(here ? T.connected_name : T.away_name, { name }),
+    title: here ? fmt(T.connected_name, { name }) : T.away_legend }, here ? "●" : "‖");
 }
 
 function playersView(match, ui) {
@@ -17,39 +27,41 @@ function playersView(match, ui) {
   const list = h("ul", { class: "players", "aria-label": L.players });
   for (const p of s.players) {
     const onTurn = round && round.to_act === p.name && s.phase !== "over";
-    const li = h("li", { class: `player${onTurn ? " on-turn" : ""}${p.out ? " out" : ""}`, "data-player": p.name });
-    li.append(cup(p.dice, { label: fmt(L.dice_count, { n: p.dice }) }));
-    li.append(h("span", { class: "name" }, p.name === me ? `${p.name} (${L.you})` : p.name));
-    li.append(h("span", { class: "count" }, p.out ? L.out : fmt(L.dice_count, { n: p.dice })));
-    if (p.abandoned) li.append(h("span", { class: "tag" }, L.abandoned));
-    if (ui.presence && ui.presence.players && !ui.presence.players.includes(p.name)) li.classList.add("away");
+    const away = ui.presence && ui.presence.players && !ui.presence.players.includes(p.name);
+    const li = h("li", { class: `player${onTurn ? " on-turn" : ""}${p.out ? " out" : ""}${away ? " away" : ""}`,
+      "data-player": p.name });
+    li.append(cup(p.dice, { size: 40, label: diceCount(p.dice) }));
+    li.append(h("span", { class: "who" },
+      h("span", { class: "name" }, p.name === me ? `${p.name} (${L.you})` : p.name, " ", presenceMark(p.name, ui)),
+      h("span", { class: "count" }, p.out ? L.out : diceCount(p.dice)),
+      p.abandoned ? h("span", { class: "tag" }, L.abandoned) : null,
+      onTurn ? h("span", { class: "clock", "data-clock": p.name, "aria-label": T.on_turn }, T.on_turn) : null));
     list.append(li);
   }
   return list;
 }
 
+/** The referee's omniscient view: every player's dice under the cups, by player. */
+function everyonesDice(match) {
+  const s = match.state;
+  if (!s.round) return null;
+  const box = h("section", { class: "my-dice all-dice", "aria-label": L.all_dice }, h("h2", {}, L.all_dice));
+  for (const [owner, faces] of Object.entries(s.round.dice)) {
+    box.append(h("div", { class: "dice-row" }, h("span", { class: "owner" }, owner),
+      ...faces.map((f) => die(f, { owner, size: 40 }))));
+  }
+  return box;
+}
+
 function myDice(match) {
   const s = match.state;
+  if (match.viewer.kind === "referee") return everyonesDice(match);
   const me = match.viewer.player;
   if (!me || !s.round) return null;
   const mine = s.round.dice[me];
   const box = h("section", { class: "my-dice", "aria-label": L.your_dice }, h("h2", {}, L.your_dice));
   if (!mine) box.append(h("p", {}, L.hidden_dice));
   else box.append(h("div", { class: "dice-row" }, mine.map((f) => die(f, { owner: me, size: 56 }))));
-  return box;
-}
-
-function history(match) {
-  const round = match.state.round;
-  const box = h("section", { class: "history" }, h("h2", {}, L.history));
-  if (!round) return box;
-  box.append(h("p", { class: "round-no" }, fmt(L.round, { n: round.number })));
-  const ol = h("ol", { id: "bid-history" });
-  for (const a of round.actions) {
-    ol.append(h("li", {}, `${a.by} ${L.act[a.kind] || a.kind}${a.bid ? " " + bidText(a.bid) : ""}`,
-      a.timed_out ? ` ${L.timed_out}` : ""));
-  }
-  box.append(ol);
   return box;
 }
 
@@ -104,8 +116,9 @@ function controls(match, ui) {
   const buttons = h("div", { class: "action-buttons" });
   for (const kind of ["dudo", "calza", "paso", "salpicon", "deny"]) {
     if (!actions.includes(kind)) continue;
+    const term = (T.terms || {})[kind];
     buttons.append(h("button", { type: "button", id: `do-${kind}`, class: `act act-${kind}`,
-      onclick: () => ui.send({ type: kind }) }, L[kind]));
+      title: term ? term[1] : null, onclick: () => ui.send({ type: kind }) }, L[kind]));
   }
   if (actions.includes("abandon")) {
     buttons.append(h("button", { type: "button", id: "do-abandon", class: "act quiet",
@@ -115,21 +128,26 @@ function controls(match, ui) {
   return box;
 }
 
-export function renderBidding(root, match, ui) {
+function currentBid(match) {
   const s = match.state;
+  if (s.round && s.round.bid) return `${bidText(s.round.bid)} (${s.round.bid.by})`;
+  if (s.round) return L.no_bid;
+  return null; // between rounds or after the match: the log and the end screen say what happened
+}
+
+export function renderBidding(root, match, ui) {
   root.replaceChildren();
   const board = h("div", { class: "board" });
-  board.append(h("section", { class: "felt" }, playersView(match, ui),
-    h("div", { class: "current-bid", id: "current-bid" }, h("span", {}, L.current_bid, ": "),
-      h("strong", {}, s.round && s.round.bid ? `${bidText(s.round.bid)} (${s.round.bid.by})` : L.no_bid))));
-  const side = h("div", { class: "side" });
-  const mine = myDice(match);
-  if (mine) side.append(mine);
-  const ctl = controls(match, ui);
-  if (ctl) side.append(ctl);
+  const bid = currentBid(match);
+  const round = match.state.round;
+  board.append(h("section", { class: "felt" },
+    round ? h("p", { class: "round-no" }, fmt(L.round, { n: round.number })) : null,
+    playersView(match, ui),
+    bid === null ? null : h("div", { class: "current-bid", id: "current-bid" }, h("span", {}, L.current_bid, ": "),
+      h("strong", {}, bid))));
+  const side = h("div", { class: "side" }, myDice(match), controls(match, ui));
   board.append(side);
   root.append(board);
-  root.append(h("div", { class: "lower" }, history(match)));
 }
 
 export function bannerText(match) {
@@ -147,7 +165,7 @@ export function turnOf(match) {
 /** What the aria-live region says for an event (a resolution is announced by the reveal). */
 export function announceEvent(frame) {
   const d = frame.d;
-  if (frame.t === "bid_made") return `${d.player} ${L.act.bid} ${d.quantity} × ${d.face}`;
+  if (frame.t === "bid_made") return fmt((T.events || {}).bid_made, { player: d.player, bid: bidWords(d.quantity, d.face) });
   if (frame.t === "player_abandoned" && d.winner) return fmt(L.winner, { name: d.winner });
   return "";
 }

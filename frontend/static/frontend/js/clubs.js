@@ -16,6 +16,15 @@ async function clubPage(section) {
   const id = section.dataset.clubId;
   const club = await api(`/api/clubs/${id}`);
   document.getElementById("club-name").textContent = club.name;
+  const about = document.getElementById("club-description");
+  about.textContent = club.description || "";
+  about.hidden = !club.description;
+  if (document.querySelector('meta[name="csrf-token"]') && document.querySelector("form[action*='logout']")) {
+    // the management links for the club's owners and organisers
+    const mine = await api("/api/me/memberships").catch(() => []);
+    const manages = mine.some((m) => String(m.club.id) === String(id) && m.manages);
+    document.getElementById("club-manage-link").hidden = !manages;
+  }
   const all = await api("/api/tournaments");
   const rows = (all.results || all).filter((t) => String(t.club) === String(id));
   const list = document.getElementById("tournaments");

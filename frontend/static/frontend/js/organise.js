@@ -1,24 +1,36 @@
-// The organiser console: create a tournament (ruleset options explained, a chain of stages such
-// as groups then playoffs, an optional check-in), register entries, check them in, start,
-// follow progress, export. Only the public API: the clubs you manage come from
-// /api/me/memberships, the rulesets and their options from /api/rulesets.
+// The organiser console: the round in play (its tables as they are: waiting, playing,
+// finished or disputed, their results as they arrive, a link to each physical table's
+// scorekeeper screen), the round clock, the printables of each round, and only the actions
+// the tournament's state allows (register and start while registration is open; the desk's
+// withdrawals, reinstatements and late entries while it runs). It also creates tournaments
+// (ruleset options explained, a chain of stages such as groups then playoffs, the points
+// scale and byes, an optional check-in, physical tables). Only the public API: the clubs you
+// run come from /api/me/memberships, the rulesets from /api/rulesets, a tournament's state
+// from …/console. Errors show beside the control or row that caused them.
 import { L, api, fmt, h, showError } from "./api.js";
+import { clearErrors, showAt, showInForm } from "./errors.js";
+import { RoundClock } from "./round-clock.js";
 
 const FORMATS = JSON.parse(document.getElementById("formats").textContent);
+const STANDINGS = JSON.parse(document.getElementById("standings-options").textContent);
 const formatOf = Object.fromEntries(FORMATS.map((f) => [f.format, f]));
 const errorBox = document.getElementById("error");
 const message = document.getElementById("message");
 const $ = (id) => document.getElementById(id);
 const statusName = (code) => (L.statuses && L.statuses[code]) || code;
+const E = (L.evening && L.evening.console) || {};
+const POLL_MS = 5000;
 let rulesets = [];
-let current = null;
+let current = null; // the console's view of the tournament being managed
+let poller = null;
 let stages = [];
 
 function fail(e) { message.textContent = ""; showError(errorBox, e); }
 function ok(text) { errorBox.hidden = true; message.textContent = text; }
 
 const rulesetOf = (code) => rulesets.find((r) => r.ruleset === code);
-const game = () => (rulesetOf($("c-ruleset").value) || {}).game || "dudo";
+const chosen = () => rulesetOf($("c-ruleset").value) || rulesets[0];
+const game = () => chosen().game;
 const formatsFor = (g) => FORMATS.filter((f) => f.games.includes(g));
 
 // ---------------------------------------------------------------- ruleset and options
@@ -64,16 +76,15 @@ function newStage(format, name = "") {
 }
 
 function setPreset(kind) {
-  const g = game();
   if (kind === "groups-playoffs") {
     const groups = newStage("round_robin", L.groups_stage);
     groups.params.groups = 2;
     groups.params.table_size = 2;
     groups.advance = { mode: "per_group", per_group: 2, wildcards: 0, overall: 4 };
-    const finals = newStage(g === "alalay" ? "final_table" : "single_elimination", L.playoffs_stage);
+    const finals = newStage(chosen().playoff_format, L.playoffs_stage);
     stages = [groups, finals];
   } else {
-    stages = [newStage(g === "alalay" ? "alalay_event" : "swiss")];
+    stages = [newStage(chosen().main_format)];
   }
   renderStages();
 }
@@ -82,6 +93,13 @@ function numberField(id, label, value, { min, max, onchange }) {
   const input = h("input", { type: "number", id, value, min, max, inputmode: "numeric", required: true });
   input.addEventListener("input", () => onchange(Number(input.value)));
   return h("label", { for: id, class: "param" }, label, input);
+}
+
+function checkField(id, spec, value, onchange) {
+  const input = h("input", { type: "checkbox", id, checked: value === true, "aria-describedby": `${id}-help` });
+  input.addEventListener("change", () => onchange(input.checked));
+  return h("label", { for: id, class: "param check" }, h("span", {}, input, " ", spec.label),
+    h("span", { class: "help", id: `${id}-help` }, spec.help));
 }
 
 function stageView(stage, i) {
@@ -98,8 +116,10 @@ function stageView(stage, i) {
   });
   const name = h("input", { id: id("name"), value: stage.name, maxlength: 80, placeholder: spec.name });
   name.addEventListener("input", () => { stage.name = name.value; });
-  const params = spec.params.map((p) => numberField(id(p.name), p.label, stage.params[p.name] ?? p.default,
-    { min: p.min, max: p.max, onchange: (v) => { stage.params[p.name] = v; } }));
+  const params = spec.params.map((p) => (p.type === "boolean"
+    ? checkField(id(p.name), p, stage.params[p.name] ?? p.default, (v) => { stage.params[p.name] = v; })
+    : numberField(id(p.name), p.label, stage.params[p.name] ?? p.default,
+      { min: p.min, max: p.max, onchange: (v) => { stage.params[p.name] = v; } })));
   const tools = h("div", { class: "stage-tools" },
     h("button", { type: "button", class: "small", id: id("up"), disabled: i === 0, "aria-label": `${L.move_up} (${fmt(L.stage_n, { n: i + 1 })})`,
       onclick: () => { [stages[i - 1], stages[i]] = [stages[i], stages[i - 1]]; renderStages(); } }, "↑"),
@@ -148,65 +168,199 @@ function stagePlan() {
   });
 }
 
-// ---------------------------------------------------------------- clubs, list, one tournament
+// ---------------------------------------------------------------- standings: points scale, byes
+// (the choices are rendered with the page; each scale's explanation follows the choice)
+
+function showScale() {
+  const chosen = STANDINGS.scales.find((sc) => sc.scale === $("c-scale").value);
+  $("c-scale-help").textContent = chosen ? chosen.help : "";
+  $("c-fixed-label").hidden = $("c-scale").value !== "fixed";
+  $("c-fixed").required = $("c-scale").value === "fixed";
+}
+
+// The `standings` of the new tournament: only what differs from the defaults.
+function standingsConfig() {
+  const config = {};
+  const scale = $("c-scale").value;
+  if (scale !== STANDINGS.default_scale) config.scale = scale;
+  if (scale === "fixed") {
+    config.fixed = $("c-fixed").value.split(/[,;\s]+/).filter(Boolean).map(Number);
+  }
+  if ($("c-bye").value !== "") config.bye_points = Number($("c-bye").value);
+  return config;
+}
+
+// ---------------------------------------------------------------- clubs and the list
+
+let clubsRun = []; // the clubs where the user runs tournaments or sits at the desk
 
 async function loadClubs() {
-  const mine = (await api("/api/me/memberships")).filter((m) => m.manages);
+  const all = await api("/api/me/memberships");
+  clubsRun = all.filter((m) => m.roles.some((r) => ["owner", "organiser", "referee"].includes(r))).map((m) => m.club.id);
+  const mine = all.filter((m) => m.manages);
   $("c-club").replaceChildren(...mine.map((m) => h("option", { value: m.club.id }, m.club.name)));
   if (!mine.length) {
     $("c-club-help").textContent = L.no_clubs;
+    $("c-no-club").hidden = false;
     $("c-submit").disabled = true;
   }
 }
 
 async function loadList() {
   const all = await api("/api/tournaments");
-  $("t-list").replaceChildren(...(all.results || all).map((t) => h("li", { "data-tournament": t.id },
+  const rows = (all.results || all).filter((t) => clubsRun.includes(t.club));
+  $("t-list").replaceChildren(...(rows.length ? rows.map((t) => h("li", { "data-tournament": t.id },
     h("a", { href: `/tournaments/${t.id}/` }, t.name),
     h("div", { class: "help" }, `${L.rulesets[t.ruleset] || t.ruleset} · ${statusName(t.status)}`),
     h("button", { type: "button", class: "small", "aria-label": fmt(L.manage, { name: t.name }), title: fmt(L.manage, { name: t.name }),
-      onclick: () => manage(t.id).catch(fail) }, "⚙"))));
+      onclick: () => manage(t.id, true).catch(fail) }, "⚙"))) : [h("li", { class: "help" }, L.none)]));
 }
 
-function entryRow(t, e, id) {
-  const canCheckIn = t.status === "registration" && t.checkin_deadline && !e.checked_in_at && e.status === "registered";
-  return h("tr", { "data-entry": e.id, "data-status": e.status },
-    h("td", {}, e.name), h("td", {}, statusName(e.status)),
-    h("td", {}, canCheckIn ? h("button", { type: "button", class: "small", id: `check-in-${e.id}`,
-      onclick: () => api(`/api/entries/${e.id}/check-in`, { method: "POST" }).then(() => manage(id)).catch(fail) },
-    L.check_in) : ""));
+// ---------------------------------------------------------------- the tournament managed
+
+const clock = new RoundClock($("clock-display"), null, { withRound: false, onChange: showClockControls });
+
+function showClockControls(view) {
+  const state = view ? view.state : "none";
+  for (const node of document.querySelectorAll("#clock-controls [data-when]")) {
+    node.hidden = !node.dataset.when.split(" ").includes(state);
+  }
+  $("m-clock").dataset.state = state;
 }
 
-async function manage(id) {
-  const [t, entries, rounds] = await Promise.all([api(`/api/tournaments/${id}`),
-    api(`/api/tournaments/${id}/entries`), api(`/api/tournaments/${id}/rounds`)]);
-  current = t;
+const print = (t, n, kind) => `/api/tournaments/${t.id}/print/${kind}?round=${n}`;
+
+function printLinks(t, n) {
+  const kinds = [["cards", E.print_cards], ["pairings", E.print_pairings]];
+  if (t.traits && t.traits.scoresheet) kinds.push(["sheets", E.print_sheets]);
+  kinds.push(["slips", E.print_slips]);
+  return kinds.map(([kind, name]) => h("a", { href: print(t, n, kind), target: "_blank", rel: "noopener",
+    class: "button small", "data-print": kind }, name));
+}
+
+/** A table of the round in play: its state, its seats (its places once finished), and
+ * where to follow it: the match, the scorekeeper screen of a physical table, its disputes. */
+function tableRow(table) {
+  const state = table.state || table.status;
+  const names = new Map(table.seats.map((seat) => [seat.entry, seat.name]));
+  const lines = [...(table.result || [])].sort((a, b) => a.placement - b.placement);
+  const seats = lines.length
+    ? h("ol", { class: "result" }, lines.map((line) => h("li", { "data-entry": line.entry, class: line.placement === 1 ? "winner" : "" },
+      fmt(E.place_line, { place: line.placement, name: names.get(line.entry) || "" }), line.forfeit ? ` (${E.forfeit})` : "")))
+    : h("ul", { class: "seat-list" }, table.seats.map((seat) => h("li", { "data-entry": seat.entry }, seat.name)));
+  const links = [];
+  if (table.match_id) links.push(h("a", { href: `/matches/${table.match_id}/`, "data-watch": table.id }, E.watch));
+  if (table.scorekeeper_url) {
+    links.push(h("a", { href: table.scorekeeper_url, class: "button small primary", "data-keep-score": table.id }, E.keep_score));
+  }
+  if (state === "disputed") links.push(h("a", { href: "/disputes/", class: "disputed-link" }, `${E.see_disputes} (${table.open_disputes})`));
+  return h("li", { class: `table-row state-${state}`, "data-table": table.id, "data-state": state, "data-number": table.number },
+    h("div", { class: "table-head" }, h("strong", {}, fmt(L.table, { n: table.number })),
+      table.physical ? h("span", { class: "badge physical" }, E.physical) : null,
+      h("span", { class: `badge state ${state}` }, (E.states || {})[state] || state)),
+    seats, h("div", { class: "table-links" }, links),
+    h("span", { class: "error row-error", role: "alert", hidden: true }));
+}
+
+function renderRound(data) {
+  const t = data.tournament;
+  const rnd = data.round;
+  $("m-round").hidden = !rnd || t.status === "registration";
+  if (!rnd) return;
+  const playing = rnd.status === "playing" && t.status === "running";
+  $("m-round-title").textContent = `${fmt(playing ? E.round_in_play : E.round_last, { n: rnd.number })} · ${fmt(E.stage_round, { stage: rnd.stage_name, n: rnd.stage_round })}`;
+  $("m-round").dataset.round = rnd.number;
+  $("m-round").dataset.status = rnd.status;
+  $("clock-controls").hidden = !(data.can.desk && playing);
+  clock.set(rnd.clock);
+  showClockControls(rnd.clock);
+  const done = rnd.tables.filter((x) => x.status === "finished").length;
+  $("m-round-progress").textContent = fmt(E.tables_done, { done, all: rnd.tables.length });
+  $("m-tables").replaceChildren(...rnd.tables.map(tableRow));
+  $("m-byes").hidden = !rnd.byes.length;
+  $("m-byes").textContent = fmt(E.byes, { names: rnd.byes.map((b) => b.name).join(", ") });
+  $("m-print").replaceChildren(h("span", {}, fmt(E.print, { n: rnd.number })), " ", ...printLinks(t, rnd.number));
+}
+
+function render(data) {
+  const t = data.tournament;
+  const c = data.counts;
   $("manage").hidden = false;
+  $("manage").dataset.tournament = t.id;
+  $("manage").dataset.status = t.status;
   $("m-link").textContent = t.name;
   $("m-link").href = `/tournaments/${t.id}/`;
-  $("m-status").textContent = [statusName(t.status), t.checkin_deadline
+  $("m-status").textContent = [statusName(t.status), t.checkin_deadline && t.status === "registration"
     ? fmt(L.checkin_until, { when: new Date(t.checkin_deadline).toLocaleString() }) : ""].filter(Boolean).join(" · ");
   $("m-status").dataset.status = t.status;
-  $("m-start").hidden = t.status !== "registration";
-  $("entry-form").hidden = t.status !== "registration";
-  $("m-entries").replaceChildren(h("tbody", {}, entries.map((e) => entryRow(t, e, id))));
+  $("m-problem").hidden = !t.problem;
+  $("m-problem").textContent = t.problem ? fmt(L.problem, { message: t.problem.message }) : "";
+  $("m-counts").textContent = t.status === "registration"
+    ? fmt(E.counts, { total: c.registered + c.checked_in, checked: c.checked_in })
+    : fmt(E.counts_running, { active: c.active, withdrawn: c.withdrawn, disqualified: c.disqualified });
+  const desk = $("m-desk-link");
+  desk.hidden = !data.can.desk || t.status === "finished";
+  desk.href = `/organise/${t.id}/entries/`;
+  desk.textContent = t.status === "registration" ? E.desk : E.desk_running;
+  $("m-club-link").hidden = !data.can.manage;
+  $("m-club-link").href = `/clubs/${t.club}/manage/`;
+  $("m-registration").hidden = !(t.status === "registration" && data.can.manage);
+  renderRound(data);
+  $("m-finished").hidden = t.status !== "finished";
+  $("m-finished").replaceChildren(E.finished_note, " ", h("a", { href: `/tournaments/${t.id}/` }, E.final_ranking));
   const base = `/api/tournaments/${t.id}/standings`;
   $("m-exports").replaceChildren(h("a", { href: `${base}/csv` }, "CSV"), " ", h("a", { href: `${base}/xlsx` }, "XLSX"),
     " ", h("a", { href: base }, "JSON"), " ", h("a", { href: `${base}/print` }, L.print));
-  $("m-stages").replaceChildren(...(t.stage_plan || []).map((s, i) => h("li", { "data-stage": i + 1 },
-    `${s.name || s.format} — ${L.formats[s.format] || s.format}`)));
-  $("m-rounds").replaceChildren(...rounds.map((r) => h("li", { "data-round": r.number },
-    `${fmt(L.stage_n, { n: r.stage })} · ${fmt(L.round, { n: r.number })}: ${statusName(r.status)} — `,
-    r.tables.map((tb) => h("a", { href: tb.match_id ? `/matches/${tb.match_id}/` : "#" },
-      `${fmt(L.table, { n: tb.number })} (${statusName(tb.status)}) `)))));
+  $("m-stages").replaceChildren(...(t.stage_plan || []).map((st, i) => h("li", { "data-stage": i + 1 },
+    `${st.name || st.format} — ${L.formats[st.format] || st.format}`)));
+  $("m-rounds").replaceChildren(...data.rounds.map((r) => h("li", { "data-round": r.number, "data-status": r.status },
+    `${fmt(L.round, { n: r.number })} · ${r.stage_name}: ${statusName(r.status)} `,
+    h("a", { href: print(t, r.number, "pairings"), target: "_blank", rel: "noopener" }, E.print_pairings))));
+}
+
+async function manage(id, scroll = false) {
+  const data = await api(`/api/tournaments/${id}/console`);
+  current = data;
+  render(data);
+  if (scroll) $("manage").scrollIntoView({ block: "start" });
+  clearInterval(poller);
+  poller = data.tournament.status === "running" ? setInterval(refresh, POLL_MS) : null;
+  $("manage").dataset.ready = "1";
+}
+
+// Results as they arrive: the console reads the round again every few seconds while it runs.
+async function refresh() {
+  if (!current || document.hidden) return;
+  try {
+    const data = await api(`/api/tournaments/${current.tournament.id}/console`);
+    const moved = data.tournament.status !== current.tournament.status;
+    current = data;
+    render(data);
+    if (moved) await manage(data.tournament.id);
+  } catch {
+    // the next read tries again
+  }
+}
+
+async function clockAction(action, minutes) {
+  clearErrors($("clock-controls"));
+  const body = { action };
+  if (minutes !== undefined) body.minutes = minutes;
+  try {
+    const view = await api(`/api/rounds/${current.round.id}/clock`, { method: "POST", body });
+    current.round.clock = view;
+    clock.set(view);
+    showClockControls(view);
+  } catch (e) { showAt($("clock-error"), e); }
 }
 
 // ---------------------------------------------------------------- forms
 
 $("c-ruleset").addEventListener("change", renderOptions);
+$("c-scale").addEventListener("change", showScale);
+showScale();
 $("add-stage").addEventListener("click", () => {
-  const g = game();
-  stages.push(newStage(g === "alalay" ? "final_table" : "single_elimination"));
+  stages.push(newStage(chosen().playoff_format));
   renderStages();
   $(`s-${stages.length - 1}-format`)?.focus();
 });
@@ -214,45 +368,74 @@ $("preset-groups-playoffs").addEventListener("click", () => setPreset("groups-pl
 $("preset-single").addEventListener("click", () => setPreset("single"));
 $("create-form").addEventListener("submit", async (event) => {
   event.preventDefault();
+  const form = $("create-form");
+  clearErrors(form);
   const options = {};
   for (const input of document.querySelectorAll("[data-option]")) {
     options[input.dataset.option] = input.type === "checkbox" ? input.checked : input.value;
   }
   const body = { club: Number($("c-club").value), name: $("c-name").value, ruleset: $("c-ruleset").value, options,
-    turn_seconds: Number($("c-turn").value), seeding: $("c-seeding").value, stages: stagePlan() };
+    turn_seconds: Number($("c-turn").value), appeal_minutes: Number($("c-appeal").value),
+    seeding: $("c-seeding").value, stages: stagePlan() };
+  const standings = standingsConfig();
+  if (Object.keys(standings).length) body.standings = standings;
   if ($("c-checkin").value) body.checkin_deadline = new Date($("c-checkin").value).toISOString();
+  if ($("c-physical").checked) body.physical = true; // only when asked: the field is the physical tables' own
   try {
     const t = await api("/api/tournaments", { method: "POST", body });
     ok(L.created);
-    await manage(t.id);
     await loadList();
-  } catch (e) { fail(e); }
+    await manage(t.id, true);
+  } catch (e) {
+    showInForm(form, e, $("c-error"), { "name-missing": "c-name", "ruleset-unknown": "c-ruleset",
+      "turn-seconds-invalid": "c-turn", "appeal-minutes-invalid": "c-appeal", "fixed-invalid": "c-fixed",
+      "bye-points-invalid": "c-bye", "scale-unavailable": "c-scale", "options-invalid": "c-options",
+      "stage-format": "stage-list", "stage-param-invalid": "stage-list", "stage-groups": "stage-list",
+      "advancement-missing": "stage-list", "stages-missing": "stage-list", "forbidden": "c-club" });
+  }
 });
 $("entry-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const body = { name: $("e-name").value };
-  if ($("e-user").value) body.user = Number($("e-user").value);
+  const form = $("entry-form");
+  clearErrors(form);
+  $("e-done").textContent = "";
+  const body = { name: $("e-name").value.trim() };
+  if ($("e-username").value.trim()) body.username = $("e-username").value.trim();
   try {
-    await api(`/api/tournaments/${current.id}/entries`, { method: "POST", body });
+    const entry = await api(`/api/tournaments/${current.tournament.id}/entries`, { method: "POST", body });
     $("e-name").value = "";
-    $("e-user").value = "";
-    ok(L.saved);
-    await manage(current.id);
-  } catch (e) { fail(e); }
+    $("e-username").value = "";
+    $("e-done").textContent = fmt(E.added, { name: entry.name });
+    await manage(current.tournament.id);
+    $("e-name").focus();
+  } catch (e) {
+    showInForm(form, e, $("e-error"), { "entry-name-taken": "e-name", "entry-name-invalid": "e-name",
+      "user-unknown": "e-username", "already-registered": "e-username" });
+  }
 });
 $("m-start").addEventListener("click", async () => {
+  clearErrors($("m-start-row"));
   try {
-    await api(`/api/tournaments/${current.id}/start`, { method: "POST", body: {} });
+    await api(`/api/tournaments/${current.tournament.id}/start`, { method: "POST", body: {} });
     ok(L.started);
-    await manage(current.id);
-  } catch (e) { fail(e); }
+    await manage(current.tournament.id);
+    await loadList();
+  } catch (e) { showAt($("m-start-error"), e); }
+});
+$("clock-start").addEventListener("click", () => clockAction("start", Number($("clock-minutes").value)));
+$("clock-pause").addEventListener("click", () => clockAction("pause"));
+$("clock-resume").addEventListener("click", () => clockAction("resume"));
+$("clock-extend").addEventListener("click", () => clockAction("extend", Number($("clock-extend-minutes").value)));
+$("clock-reset").addEventListener("click", () => {
+  if (window.confirm((L.evening.clock || {}).reset_confirm)) clockAction("reset");
 });
 
 async function init() {
   rulesets = await api("/api/rulesets");
   renderRulesets();
   document.getElementById("create").dataset.ready = "1";
-  await Promise.all([loadClubs(), loadList()]);
+  await loadClubs();
+  await loadList();
   const wanted = new URLSearchParams(location.search).get("t");
   if (wanted) await manage(wanted);
 }

@@ -1,113 +1,164 @@
 // Step-by-step replay of a match from its public events (revealed dice at each resolution,
-// with the dice that counted for the bid marked as in the live reveal).
+// with the dice that counted for the bid marked as in the live reveal). A scrub bar and the
+// move list side by side, grouped by round (Alalay: by turn) with a jump to any of them. The
+// URL keeps the step (`#v=42`, the event's version), so a copied link opens at that moment.
 import { L, api, fmt, h, showError } from "./api.js";
-import { die } from "./dice.js";
-import { acesWildByRule, countedDice, fromEvent } from "./reveal.js";
+import { detail } from "./steps.js";
+import { term, words } from "./replay-words.js";
+import { markReplays, roundTitle } from "./replays.js";
 
-const section = document.getElementById("replay");
+const R = L.replay_page;
+const $ = (id) => document.getElementById(id);
+const section = $("replay");
 const matchId = section.dataset.matchId;
-const errorBox = document.getElementById("error");
 let events = [];
+let groups = []; // [{label, start}] in event order
 let index = 0;
-let rules = { ruleset: "", options: {} };
 
-function pairs(value) {
-  return Array.isArray(value) ? value : Object.entries(value || {});
+
+/** Rounds (bidding) or turns (Alalay, one per throw of all five dice) and where each starts. */
+function grouping(list) {
+  const out = [];
+  let turns = 0;
+  const byTurn = list.some((f) => f.t === "dice_thrown");
+  list.forEach((f, i) => {
+    if (f.t === "round_started" || f.t === "round_recorded") out.push({ label: roundTitle(f, fmt(R.round_n, { n: f.d.number })), start: i });
+    // An Alalay turn starts with its throw, or with the timeout that plays it automatically.
+    const opens = f.t === "turn_timed_out" || (f.t === "dice_thrown" && list[i - 1]?.t !== "turn_timed_out");
+    if (byTurn && opens) { turns += 1; out.push({ label: fmt(R.turn_n, { n: turns }), start: i }); }
+  });
+  if (!out.length || out[0].start > 0) out.unshift({ label: byTurn ? R.start_turns : R.start, start: 0 });
+  return out;
 }
 
-function describe(frame) {
-  const d = frame.d;
-  const act = L.act || {};
-  switch (frame.t) {
-    case "bid_made": return `${d.player} ${act.bid} ${d.quantity} × ${d.face}${d.timed_out ? " " + L.timed_out : ""}`;
-    case "paso_announced": return `${d.player} ${act.paso}`;
-    case "salpicon_announced": return `${d.player} ${act.salpicon}`;
-    case "round_started": return `${fmt(L.round, { n: d.number })} (${L[`mode_${d.mode}`] || d.mode})`;
-    case "round_resolved": return `${(L.result_kind || {})[d.result] || d.result}: ${d.caller} → ${d.target}`;
-    case "dice_thrown": return `${d.entry}: ${L.throw} ${d.dice.join(" ")}`;
-    case "dice_rerolled": return `${d.entry}: ${L.reroll} ${d.dice.join(" ")}`;
-    case "die_turned": return `${d.entry}: ${L.turn_die} #${d.position + 1}`;
-    case "box_scored": return `${d.entry}: ${(L.boxes || {})[d.box] || d.box} ${d.points} (${d.de_mano ? L.de_mano : L.de_huevo})`;
-    case "box_scratched": return `${d.entry}: ${(L.boxes || {})[d.box] || d.box} ✗`;
-    case "match_ended": return (d.winners || []).map((w) => fmt(L.winner, { name: w })).join(" ");
-    default: return (L.event_types || {})[frame.t] || frame.t;
-  }
+const groupOf = (i) => groups.reduce((found, g, k) => (g.start <= i ? k : found), 0);
+
+function buildMoves() {
+  const log = $("r-log");
+  log.replaceChildren(...groups.map((g, k) => {
+    const end = k + 1 < groups.length ? groups[k + 1].start : events.length;
+    const items = events.slice(g.start, end).map((f, j) => h("li", { "data-v": f.v, "data-i": g.start + j },
+      h("a", { href: `#v=${f.v}` }, words(f))));
+    return h("li", { class: "move-group", "data-group": k }, h("h3", {}, g.label), h("ol", {}, items));
+  }));
+  $("r-round").replaceChildren(...groups.map((g, k) => h("option", { value: k }, g.label)));
+  $("r-round-label").textContent = events.some((f) => f.t === "dice_thrown") ? R.jump_turn : R.jump_round;
+  const scrub = $("r-scrub");
+  scrub.max = String(Math.max(events.length, 1));
 }
 
-/** The mode of the round an event belongs to (from the round_started before it). */
-function modeAt(position) {
-  for (let i = position; i >= 0; i -= 1) {
-    if (events[i].t === "round_started") return events[i].d.mode || "normal";
+function markCurrent() {
+  const log = $("r-log");
+  for (const item of log.querySelectorAll("li[data-v]")) {
+    const i = Number(item.dataset.i);
+    item.classList.toggle("current", i === index);
+    item.classList.toggle("future", i > index);
+    const link = item.querySelector("a");
+    if (i === index) link.setAttribute("aria-current", "step"); else link.removeAttribute("aria-current");
   }
-  return "normal";
-}
-
-function detail(frame) {
-  const d = frame.d;
-  const box = h("article", { class: "reveal", "data-step": frame.v }, h("h2", {}, `v${frame.v} · ${(L.event_types || {})[frame.t] || frame.t}`),
-    h("p", {}, describe(frame)));
-  if (frame.t === "round_resolved") {
-    if (d.count !== null && d.count !== undefined && d.face) {
-      box.append(h("p", { id: "replay-count" }, fmt(L.count_was, { count: d.count, face: d.face, q: d.quantity })));
-    }
-    const counted = countedDice(fromEvent(d), acesWildByRule(rules.ruleset, rules.options, modeAt(index), d.face));
-    const mark = new Map(counted.map(([name, i, wild]) => [`${name}#${i}`, wild ? "counted wild" : "counted"]));
-    const hands = h("ul", { class: "hands" });
-    for (const [name, hand] of pairs(d.revealed)) {
-      hands.append(h("li", { "data-revealed": name }, h("span", { class: "name" }, name),
-        h("span", { class: "dice-row" }, hand.map((f, i) =>
-          die(f, { size: 30, owner: `revealed:${name}`, className: mark.get(`${name}#${i}`) || "" })))));
-    }
-    box.append(hands);
-    if (counted.some(([, , wild]) => wild)) box.append(h("p", { class: "wild-note" }, L.aces_wild));
-    for (const [name, delta] of pairs(d.dice_change)) {
-      if (delta) box.append(h("p", {}, fmt(delta < 0 ? L.lost_die : L.gained_die, { name, n: Math.abs(delta) })));
+  // Keep the current move in sight inside the list, without scrolling the page itself.
+  const current = log.querySelector("li.current");
+  if (current) {
+    const top = current.getBoundingClientRect().top - log.getBoundingClientRect().top + log.scrollTop;
+    if (top < log.scrollTop || top + current.offsetHeight > log.scrollTop + log.clientHeight) {
+      log.scrollTop = Math.max(0, top - log.clientHeight / 3);
     }
   }
-  if (frame.t === "round_started") {
-    const counts = h("ul", {});
-    for (const [name, n] of pairs(d.dice_counts)) counts.append(h("li", {}, `${name}: ${fmt(L.dice_count, { n })}`));
-    box.append(counts);
-  }
-  if (Array.isArray(d.dice) && (frame.t === "dice_thrown" || frame.t === "dice_rerolled")) {
-    box.append(h("div", { class: "dice-row" }, d.dice.map((f) => die(f, { size: 40 }))));
-  }
-  return box;
 }
 
 function show() {
-  if (!events.length) { document.getElementById("r-pos").textContent = L.none; return; }
+  if (!events.length) { $("r-pos").textContent = L.none; return; }
   index = Math.max(0, Math.min(index, events.length - 1));
-  document.getElementById("r-pos").textContent = fmt(L.step, { i: index + 1, n: events.length });
-  document.getElementById("r-step").replaceChildren(detail(events[index]));
-  document.getElementById("r-log").replaceChildren(...events.slice(0, index + 1).map((f) => h("li", {}, describe(f))));
-  document.getElementById("r-prev").disabled = index === 0;
-  document.getElementById("r-first").disabled = index === 0;
-  document.getElementById("r-next").disabled = index === events.length - 1;
-  document.getElementById("r-last").disabled = index === events.length - 1;
+  const frame = events[index];
+  const position = fmt(L.step, { i: index + 1, n: events.length });
+  $("r-pos").textContent = position;
+  const scrub = $("r-scrub");
+  scrub.value = String(index + 1);
+  scrub.setAttribute("aria-valuetext", `${position}: ${words(frame)}`);
+  $("r-round").value = String(groupOf(index));
+  $("r-step").replaceChildren(detail(frame));
+  section.dataset.version = String(frame.v);
+  for (const [id, off] of [["r-first", index === 0], ["r-prev", index === 0],
+    ["r-next", index === events.length - 1], ["r-last", index === events.length - 1]]) $(id).disabled = off;
+  markCurrent();
+  if (location.hash !== `#v=${frame.v}`) history.replaceState(null, "", `#v=${frame.v}`);
 }
 
-document.getElementById("r-first").addEventListener("click", () => { index = 0; show(); });
-document.getElementById("r-prev").addEventListener("click", () => { index -= 1; show(); });
-document.getElementById("r-next").addEventListener("click", () => { index += 1; show(); });
-document.getElementById("r-last").addEventListener("click", () => { index = events.length - 1; show(); });
+function go(i) { index = i; show(); }
+
+/** The step a `#v=42` hash names: that event, else the last one before it. */
+function fromHash() {
+  const wanted = Number((/^#v=(\d+)$/.exec(location.hash) || [])[1]);
+  if (!wanted) return null;
+  let found = 0;
+  events.forEach((f, i) => { if (f.v <= wanted) found = i; });
+  return found;
+}
+
+$("r-first").addEventListener("click", () => go(0));
+$("r-prev").addEventListener("click", () => go(index - 1));
+$("r-next").addEventListener("click", () => go(index + 1));
+$("r-last").addEventListener("click", () => go(events.length - 1));
+$("r-scrub").addEventListener("input", (e) => go(Number(e.target.value) - 1));
+$("r-round").addEventListener("change", (e) => go(groups[Number(e.target.value)].start));
+window.addEventListener("hashchange", () => { const i = fromHash(); if (i !== null) go(i); });
 document.addEventListener("keydown", (e) => {
   if (e.target.closest("input, textarea, select")) return;
-  if (e.key === "ArrowRight") { index += 1; show(); }
-  if (e.key === "ArrowLeft") { index -= 1; show(); }
+  if (e.key === "ArrowRight") go(index + 1);
+  if (e.key === "ArrowLeft") go(index - 1);
 });
 
+$("r-copy").addEventListener("click", async () => {
+  const url = `${location.origin}${location.pathname}#v=${events[index]?.v ?? 0}`;
+  const status = $("r-copied");
+  try {
+    await navigator.clipboard.writeText(url);
+    status.replaceChildren(R.copied);
+  } catch {
+    // No clipboard (an insecure page, a refused permission): the link, selected, to copy by hand.
+    const field = h("input", { type: "text", readonly: true, value: url, "aria-label": R.copy_link, size: 40 });
+    status.replaceChildren(`${R.copy_failed} `, field);
+    field.select();
+  }
+  status.dataset.url = url;
+});
+
+/** The rule terms the game uses, as its engine lists them (`traits.terms`). */
+function glossary(keys) {
+  $("r-glossary").replaceChildren(...keys.flatMap((key) => {
+    const [name, text] = term(key);
+    return [h("dt", { "data-term": key }, name), h("dd", {}, text)];
+  }));
+}
+
+/** The record as a file: `cacho-<ruleset>-<date>-<first 8 of the id>.json`, once finished. */
+function download(match) {
+  const finished = match.status === "finished";
+  $("r-download").hidden = !finished;
+  $("r-no-record").hidden = finished;
+  if (!finished) return;
+  const first = events[0];
+  const day = first ? new Date(first.at).toISOString().slice(0, 10) : "";
+  const name = ["cacho", match.ruleset, day, matchId.slice(0, 8)].filter(Boolean).join("-");
+  $("r-download").setAttribute("download", `${name}.json`);
+}
+
 async function load() {
-  const match = await api(`/api/matches/${matchId}`);
-  rules = { ruleset: match.ruleset || "", options: match.options || {} };
   let after = 0;
+  const match = api(`/api/matches/${matchId}`);
   for (;;) { // the API pages by 1000
     const page = await api(`/api/matches/${matchId}/events?after=${after}`);
     events = events.concat(page.events);
     if (!page.events.length || events[events.length - 1].v >= page.version) break;
     after = events[events.length - 1].v;
   }
-  section.dataset.loaded = String(events.length);
+  groups = grouping(markReplays(events));
+  buildMoves();
+  const m = await match;
+  glossary(m.traits.terms);
+  download(m);
+  index = fromHash() ?? 0;
   show();
+  section.dataset.loaded = String(events.length);
 }
-load().catch((e) => showError(errorBox, e));
+load().catch((e) => showError($("error"), e));

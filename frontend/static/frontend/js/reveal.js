@@ -1,6 +1,7 @@
 // The reveal at a resolution (dudo, calza, a doubted paso, a denied salpicón): every revealed
-// hand's cup lifts, the dice that count for the bid (the face, and the aces where they are wild)
-// light up one by one while a tally counts up to the total, then the round's result.
+// hand's cup lifts, the dice that counted for the bid light up one by one while a tally counts
+// up to the total, then the round's result. Which dice counted is the engine's word (`counted`
+// in the resolution, by player and position): no counting rule lives here.
 //
 // The stage lives outside the table that is re-drawn on every state, so the animation runs
 // undisturbed while the next round starts underneath. Players and spectators alike receive the
@@ -9,6 +10,7 @@
 // once. Screen readers hear the call at once and the count and result when the tally ends.
 import { L, fmt, h } from "./api.js";
 import { cup, die } from "./dice.js";
+import { T, bidWords, callSentence, counted as countedPhrase, diceCount, faceName } from "./words.js";
 
 const MOTION = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : null;
 
@@ -26,6 +28,7 @@ export function fromEvent(d) {
     face: d.face ?? null,
     count: d.count ?? null,
     revealed: pairs(d.revealed),
+    counted: d.counted ? pairs(d.counted) : [],
     changes: pairs(d.dice_change),
     eliminated: d.eliminated || [],
     winner: d.winner || null,
@@ -43,6 +46,7 @@ export function fromState(last, state) {
     face: bid[1],
     count: last.count ?? null,
     revealed: pairs(last.revealed),
+    counted: last.counted ? pairs(last.counted) : [],
     changes: pairs(last.dice_change),
     eliminated: last.eliminated || [],
     winner: (state && state.winner) || null,
@@ -54,26 +58,12 @@ function keyOf(r) {
   return JSON.stringify([r.result, r.caller, r.target, r.quantity, r.face, r.count, r.revealed, r.changes]);
 }
 
-/** Whether aces stand for the bid face in this count, as the rules say (counting.py). */
-export function acesWildByRule(ruleset, options, mode, face) {
-  if (!face || face === 1 || ruleset === "liars-dice") return false;
-  if (mode === "palifico") return Boolean(options && options.palifico_wild_pacos);
-  return mode !== "obligado";
-}
-
-/** Which revealed dice count for the bid: [player, index, wild] in seat order. The server's
- * count decides when the rules alone cannot (e.g. aces that need a natural). */
-export function countedDice(r, wildByRule) {
-  if (!r.face || r.count === null || r.count === undefined) return [];
-  const all = r.revealed.flatMap(([name, hand]) => hand.map((f, i) => ({ name, i, f })));
-  const natural = all.filter((x) => x.f === r.face);
-  const aces = r.face === 1 ? [] : all.filter((x) => x.f === 1);
-  let wild = wildByRule;
-  if (aces.length) {
-    if (r.count === natural.length + aces.length) wild = true;
-    else if (r.count === natural.length) wild = false;
-  }
-  return all.filter((x) => x.f === r.face || (wild && x.f === 1)).map((x) => [x.name, x.i, x.f !== r.face]);
+/** The dice the engine counted for the bid, in its order: [player, index, wild]; a counted die
+ * showing another face than the bid's is drawn as wild (an ace standing in for the face). */
+export function countedDice(r) {
+  const hands = new Map(r.revealed);
+  return r.counted.flatMap(([name, positions]) =>
+    positions.map((i) => [name, i, (hands.get(name) || [])[i] !== r.face]));
 }
 
 function resultLines(r) {
@@ -81,23 +71,20 @@ function resultLines(r) {
   for (const [name, delta] of r.changes) {
     if (!delta) continue;
     lines.push({ kind: delta < 0 ? "lost" : "gained", name,
-      text: fmt(delta < 0 ? L.lost_die : L.gained_die, { name, n: Math.abs(delta) }) });
+      text: countedPhrase(delta < 0 ? T.loses : T.gains, Math.abs(delta), { name }) });
   }
-  for (const name of r.eliminated) lines.push({ kind: "eliminated", name, text: fmt(L.eliminated, { name }) });
+  for (const name of r.eliminated) lines.push({ kind: "eliminated", name, text: fmt(T.is_out, { name }) });
   if (r.winner) lines.push({ kind: "winner", name: r.winner, text: fmt(L.winner, { name: r.winner }) });
   return lines;
 }
 
+/** The call in plain words: who called what on whose bid, and what was counted. */
 function headline(r) {
-  const kind = (L.result_kind && L.result_kind[r.result]) || r.result;
-  let who = "";
-  if (r.caller && r.target && r.target !== r.caller) who = ` — ${r.caller} → ${r.target}`;
-  else if (r.caller) who = ` — ${r.caller}`;
-  return `${kind}${who}${r.timedOut ? ` ${L.timed_out}` : ""}`;
+  return callSentence({ ...r, changes: [], eliminated: [], winner: null });
 }
 
 function countText(r) {
-  return fmt(L.count_was, { count: r.count, face: r.face, q: r.quantity });
+  return fmt(L.count_was, { count: r.count, face: faceName(r.face), q: r.quantity });
 }
 
 /** What a screen reader hears when the tally ends: the count, then who lost or gained. */
@@ -123,8 +110,8 @@ export class RevealStage {
   }
 
   /** A resolution as it happens (an event frame): animated unless motion is reduced. */
-  play(r, context = {}) {
-    this.show(r, { ...context, animate: !this.reducedMotion(), fresh: true });
+  play(r) {
+    this.show(r, { animate: !this.reducedMotion(), fresh: true });
   }
 
   /** The state's last resolution: drawn at rest, unless it is the one already on the stage. */
@@ -135,7 +122,7 @@ export class RevealStage {
     }
     const r = fromState(last, state);
     if (keyOf(r) === this.key) return; // the same reveal (maybe still animating)
-    this.show(r, { animate: false, fresh: false, ruleset: state.ruleset, options: state.options });
+    this.show(r, { animate: false, fresh: false });
   }
 
   clear() {
@@ -153,10 +140,10 @@ export class RevealStage {
     this.timers.push(setTimeout(fn, ms));
   }
 
-  show(r, { animate, fresh, ruleset, options, mode }) {
+  show(r, { animate, fresh }) {
     this.stop();
     this.key = keyOf(r);
-    const counted = countedDice(r, acesWildByRule(ruleset, options, mode || "normal", r.face));
+    const counted = countedDice(r);
     const hasCount = Boolean(r.face) && r.count !== null && r.count !== undefined;
 
     const title = h("h2", { id: "reveal-title", tabindex: "-1" }, L.reveal);
@@ -171,7 +158,7 @@ export class RevealStage {
       const wildNote = counted.some(([, , wild]) => wild) ? h("span", { class: "wild-note" }, L.aces_wild) : null;
       tally = h("strong", { class: "tally", id: "reveal-tally", "aria-hidden": "true" }, "0");
       section.append(h("div", { class: "bid-line" },
-        h("span", {}, `${L.bid_was}: ${r.quantity} ×`), die(r.face, { size: 28, className: "bid-face" }),
+        h("span", {}, `${L.bid_was}: ${bidWords(r.quantity, r.face)}`), die(r.face, { size: 28, className: "bid-face" }),
         h("span", { class: "tally-box" }, h("span", {}, L.counting, " "), tally, h("span", {}, ` / ${r.quantity}`)),
         wildNote));
     }
@@ -188,7 +175,7 @@ export class RevealStage {
       const li = h("li", { class: "hand", "data-revealed": name },
         h("span", { class: "name" }, name),
         h("span", { class: "lift" }, h("span", { class: "dice-row" }, dice),
-          cup(hand.length, { size: 44, label: fmt(L.dice_count, { n: hand.length }) })));
+          cup(hand.length, { size: 44, label: diceCount(hand.length) })));
       handOf.set(name, li);
       hands.append(li);
     }

@@ -1,0 +1,66 @@
+"""The API's request parsers: DRF's, held to the edges' input policy (cacho.inputs).
+
+JSON bodies are read up to `DATA_UPLOAD_MAX_MEMORY_SIZE` (413 `body-too-large` past it),
+nested at most `CACHO_JSON_MAX_DEPTH` deep (400 `json-too-deep`), and hold no NUL nor
+non-characters (400 `invalid-text`); form and multipart fields hold text by the same rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from rest_framework import exceptions, parsers
+
+from cacho import inputs
+
+
+class InputRefused(exceptions.APIException):
+    """A body refused by the input policy: its code and status come with it."""
+
+    def __init__(self, error: inputs.InputError) -> None:
+        super().__init__(error.message)
+        self.status_code = error.status
+        self.error_code = error.code
+
+
+def max_body_bytes() -> int:
+    limit: int | None = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return limit if limit is not None else 2_621_440
+
+
+class JSONParser(parsers.JSONParser):
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        limit = max_body_bytes()
+        body = stream.read(limit + 1) if stream is not None else b""
+        try:
+            return inputs.loads(
+                body, max_bytes=limit, max_depth=getattr(settings, "CACHO_JSON_MAX_DEPTH", inputs.MAX_DEPTH)
+            )
+        except inputs.InputError as error:
+            if error.code == "malformed-json":  # each API's own code for it (ParseError)
+                raise exceptions.ParseError(error.message) from error
+            raise InputRefused(error) from error
+
+
+def _check_fields(data: Any) -> None:
+    try:
+        for key, values in data.lists():
+            inputs.check_text(key, "a field name")
+            inputs.check_strings((value for value in values if isinstance(value, str)), key)
+    except inputs.InputError as error:
+        raise InputRefused(error) from error
+
+
+class FormParser(parsers.FormParser):
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        data = super().parse(stream, media_type, parser_context)
+        _check_fields(data)
+        return data
+
+
+class MultiPartParser(parsers.MultiPartParser):
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        parsed = super().parse(stream, media_type, parser_context)
+        _check_fields(parsed.data)
+        return parsed

@@ -1,0 +1,80 @@
+"""Past-tense facts of a referee's rulings in a bidding match (docs/engine.md, "Rulings").
+
+None carries a die: a voided round's dice stay in its own `round_started`, which only
+its reveal (or a referee) shows, and a fresh round draws fresh committed dice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from cacho.engine.bidding.rules import Mode
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPaused:
+    TYPE: ClassVar[str] = "match_paused"
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResumed:
+    """`deadline`: the fresh full turn of the player on turn (None in a replayed record)."""
+
+    TYPE: ClassVar[str] = "match_resumed"
+    reason: str
+    deadline: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RulingUpheld:
+    TYPE: ClassVar[str] = "ruling_upheld"
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundVoided:
+    """Round `round` and every round after it are void: the table is as it was when
+    `round` started; the next round starts with fresh dice. `reopened`: the match was
+    over (a `reopen` ruling)."""
+
+    TYPE: ClassVar[str] = "round_voided"
+    round: int
+    reason: str
+    reopened: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DiceChanged:
+    """A referee changed a player's dice (`adjust-dice`, `penalty`, `disqualify`). A round
+    in progress ends unplayed and starts again, as after an abandonment."""
+
+    TYPE: ClassVar[str] = "dice_changed"
+    ruling: str  # adjust-dice, penalty or disqualify
+    player: str
+    delta: int  # the change applied
+    reason: str
+    next_starter: str | None
+    next_mode: Mode | None
+    calzo_disabled: bool
+    winner: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultAwarded:
+    """The match ends with these places (seat order, 1 = best)."""
+
+    TYPE: ClassVar[str] = "result_awarded"
+    placements: tuple[tuple[str, int], ...]
+    reason: str
+
+
+RulingEvent = MatchPaused | MatchResumed | RulingUpheld | RoundVoided | DiceChanged | ResultAwarded
+RULING_EVENTS: tuple[type[RulingEvent], ...] = (
+    MatchPaused,
+    MatchResumed,
+    RulingUpheld,
+    RoundVoided,
+    DiceChanged,
+    ResultAwarded,
+)

@@ -1,0 +1,93 @@
+"""What follows a committed append: the process's cache, the projections, the notice to
+the match's sockets, the turn's timer, and the match-finished listeners.
+
+None of it can undo the commit: each part's failure is logged, and each has a way back
+(projections are rebuilt from the log, clients catch up by version, the sweep plays a
+turn whose timer was lost, listeners have their own sweeps).
+
+Blocking work goes to the dispatch thread (services.dispatch), held back so that a newer
+version of the same match replaces it: projections lag by at most PROJECTION_HOLD (they
+serve lists, the admin and rebuild checks; live play and standings read the log), and at
+a quarter of a second a busy table costs four upserts a second, not twenty. A turn's
+Celery timer needs to reach the broker well before its deadline, not at once: held
+TIMER_HOLD (less when the deadline is nearer), a turn played within it never costs a
+broker publish (more CPU than the append); the sweep covers a process that dies meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from django.db import connection
+
+from cacho import metrics, projections, snapshots
+from cacho.clock import now_ms
+from cacho.engine.games import Game
+from cacho.services import deadlines, finished, notices
+from cacho.services.dispatch import DISPATCH, Queued
+from cacho.services.presentation import wire_event
+from cacho.services.state_cache import STATES, Cached
+from cacho.store import AppendedEvent, Head
+
+logger = logging.getLogger(__name__)
+
+PROJECTION_HOLD = 0.25
+TIMER_HOLD = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """An append that has committed: the match's head after it (the cache takes it over:
+    nobody changes it any more), the state its events left, and the events."""
+
+    head: Head
+    state: Any
+    game: Game
+    events: Sequence[AppendedEvent]
+    finished: bool = False  # this append ended the match
+
+
+def run(done: Committed) -> None:
+    """Everything that follows the commit of `done`, in the caller's thread (the blocking
+    parts queued for the dispatch thread)."""
+    head = done.head
+    metrics.appended(len(done.events))
+    STATES.put(Cached(done.state, head))
+    queued: list[Queued] = []  # for the dispatch thread, handed over together
+    if connection.vendor == "postgresql":
+        # Off the caller's thread (its own connection); a newer version replaces it.
+        queued.append((partial(project, done), ("project", head.key), "projections", PROJECTION_HOLD))
+    else:  # SQLite allows one writer: no second writing thread in embedded mode
+        _logged(partial(project, done), "projection update")
+    notices.publish(head, [wire_event(event) for event in done.events])
+    if head.deadline_ms is not None and head.turn_key:
+        if deadlines.mode() == "celery":
+            # Held at most half the time left: at the broker well before the deadline, and
+            # dropped unsent if the turn is played meanwhile.
+            hold = max(0.0, min(TIMER_HOLD, (head.deadline_ms - now_ms()) / 2000))
+            timer = partial(deadlines.schedule_if_current, head.id, head.version, head.deadline_ms)
+            queued.append((timer, ("timer", head.key), None, hold))
+        else:
+            _logged(partial(deadlines.schedule, head.id, head.version, head.deadline_ms), "turn timer")
+    if queued:
+        DISPATCH.call_each(queued)
+    if done.finished:
+        finished.match_finished(head.id)
+
+
+def project(done: Committed) -> None:
+    """The match's projections and, every so many events, its snapshot."""
+    head = done.head
+    projections.update(head.id, head.version, done.state, done.game, done.events[-1].recorded_at)
+    snapshots.maybe_store(head.id, head.version, done.state)
+
+
+def _logged(function: Callable[[], Any], what: str) -> None:
+    try:
+        function()
+    except Exception:
+        logger.exception("%s failed after a commit", what)

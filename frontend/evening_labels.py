@@ -1,0 +1,196 @@
+"""The words of a club evening's pages, handed to their ES modules under `L.evening`: the
+round clock (also on the tournament and match pages), the organiser console, the desk
+(entries, check-in, seeding) and a club's management page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
+
+def _counted(phrase: Callable[[int], str]) -> dict[str, str]:
+    """Both forms of a counted phrase (`phrase(n)` calls ngettext); the page picks one with
+    `Intl.PluralRules` ("one" or "other": what English and Spanish need)."""
+    return {"one": phrase(1), "other": phrase(2)}
+
+
+def clock_labels() -> dict[str, str]:
+    return {
+        "title": _("Round clock"),
+        "round_left": _("Round %(n)s: %(time)s left"),
+        "round_paused": _("Round %(n)s, clock paused: %(time)s left"),
+        "round_over": _("Round %(n)s: time! %(time)s over"),
+        "left": _("%(time)s left"),
+        "paused": _("Paused: %(time)s left"),
+        "over": _("Time! %(time)s over"),
+        "idle": _("The clock has not been started."),
+        "finished": _("This round is over."),
+        "minutes": _("Minutes"),
+        "start": _("Start the clock"),
+        "pause": _("Pause"),
+        "resume": _("Resume"),
+        "extend": _("Add time"),
+        "extend_minutes": _("Minutes to add (negative: take away)"),
+        "reset": _("Reset"),
+        "reset_confirm": _("Reset the round clock? Its time is forgotten (the log keeps it)."),
+    }
+
+
+def table_states() -> dict[str, str]:
+    return {
+        "waiting": pgettext("table state", "waiting"),
+        "playing": pgettext("table state", "playing"),
+        "finished": pgettext("table state", "finished"),
+        "disputed": pgettext("table state", "disputed"),
+    }
+
+
+def console_labels() -> dict[str, Any]:
+    return {
+        "states": table_states(),
+        "clock": clock_labels(),
+        "physical_help": _("Each table's play is entered by a scorekeeper instead of being played online."),
+        "no_club": _("You have no club to organise yet."),
+        "create_club": _("Create a club"),
+        "desk": _("Entries, check-in and seeding (the desk)"),
+        "desk_running": _("Entries: withdraw, reinstate, disqualify, late entries (the desk)"),
+        "club_page": _("Manage the club"),
+        "counts": _("Entries: %(total)s · checked in: %(checked)s"),
+        "counts_running": _(
+            "Playing: %(active)s · withdrawn: %(withdrawn)s · disqualified: %(disqualified)s"
+        ),
+        "quick_add": _("Add an entry"),
+        "quick_name": _("Name"),
+        "quick_username": _("Account (username, optional)"),
+        "quick_help": _(
+            "Without an account the entry is a guest: it plays at a table and appears in the standings."
+        ),
+        "added": _("%(name)s is registered."),
+        "round_in_play": _("Round %(n)s in play"),
+        "round_last": _("Round %(n)s (finished)"),
+        "stage_round": _("%(stage)s, round %(n)s"),
+        "tables_done": _("%(done)s of %(all)s tables finished"),
+        "byes": _("Byes: %(names)s"),
+        "watch": _("Watch"),
+        "keep_score": _("Keep score"),
+        "physical": pgettext("table", "physical"),
+        "see_disputes": _("Disputes"),
+        "print": _("Print for round %(n)s:"),
+        "print_cards": _("Table cards"),
+        "print_pairings": _("Pairings for the wall"),
+        "print_sheets": _("Alalay score sheets"),
+        "print_slips": _("Result slips"),
+        "no_round": _("No round has been drawn yet."),
+        "finished_note": _("The tournament is over: the final ranking is on the tournament page."),
+        "final_ranking": _("Final ranking and podium"),
+        "start_help": _("Starting closes registration, seeds the entries and draws round 1."),
+        "place_line": _("%(place)s. %(name)s"),
+        "forfeit": _("forfeit"),
+        "updated": _("Updated %(time)s"),
+        "api_docs": _("API reference"),
+    }
+
+
+def desk_labels() -> dict[str, Any]:
+    return {
+        "counts": _counted(lambda n: ngettext("%(n)s entry", "%(n)s entries", n)),
+        "checked_count": _("%(checked)s of %(expected)s checked in"),
+        "search": _("Find a name"),
+        "no_match": _("No entry matches."),
+        "guest": _("guest"),
+        "account": _("Account"),
+        "seed": _("Seed"),
+        "actions": _("Actions"),
+        "check_in": _("Check in"),
+        "undo_check_in": _("Undo check-in"),
+        "withdraw": _("Withdraw"),
+        "reinstate": _("Reinstate"),
+        "lift": _("Lift the disqualification"),
+        "disqualify": _("Disqualify"),
+        "dq_reason": _("Reason for the disqualification"),
+        "dq_confirm": _("Disqualify"),
+        "remove": _("Remove"),
+        "remove_confirm": _("Remove %(name)s from the tournament?"),
+        "withdraw_confirm": _("Withdraw %(name)s? They leave their table for good."),
+        "claim": _("Link an account"),
+        "claim_username": _("Username"),
+        "claim_save": _("Link"),
+        "cancel": _("Cancel"),
+        "claimed": _("%(name)s is now played by %(user)s."),
+        "pasted": _counted(lambda n: ngettext("%(n)s entry registered.", "%(n)s entries registered.", n)),
+        "pasted_refused": _("Line %(line)s, %(name)s: %(message)s"),
+        "pasted_blank": _counted(
+            lambda n: ngettext("%(n)s blank line skipped.", "%(n)s blank lines skipped.", n)
+        ),
+        "late_open": _("Late entries join from the next round, with no points for the rounds they missed."),
+        "late_closed": _("This tournament takes no more entries."),
+        "late_title": _("Late entry"),
+        "add_title": _("Add an entry"),
+        "checkin_title": _("Check-in"),
+        "checkin_none": _(
+            "This tournament has no check-in: every registered entry plays. Set a deadline to check "
+            "entries in; at the start, those not checked in are dropped."
+        ),
+        "checkin_until": _(
+            "Check-in is open until %(when)s; at the start, entries not checked in are dropped."
+        ),
+        "checkin_closed": _("Check-in is closed."),
+        "deadline": _("Check-in deadline"),
+        "deadline_save": _("Open check-in"),
+        "seeding_title": _("Seeding"),
+        "seeding_help": _("Drag the entries into order, or type each one's seed number; 1 is the top seed."),
+        "seeds_save": _("Save the seeds"),
+        "seeds_saved": _("Seeds saved: the start seeds in this order."),
+        "seed_of": _("Seed of %(name)s"),
+        "up": _("Move %(name)s up"),
+        "down": _("Move %(name)s down"),
+        "saved": _("Saved."),
+        "back": _("Back to the console"),
+        "disqualified_note": _(
+            "A disqualified entry is out of play and ranked after everyone else; only an organiser lifts it."
+        ),
+    }
+
+
+def club_labels() -> dict[str, Any]:
+    return {
+        "saved": _("Saved."),
+        "added": _("%(who)s is now %(role)s."),
+        "invited": _(
+            "%(email)s is invited as %(role)s: the role is theirs when they sign up with that email."
+        ),
+        "save_roles": _("Save roles"),
+        "remove": _("Remove"),
+        "remove_confirm": _("Remove %(name)s from the club?"),
+        "cancel_invitation": _("Cancel the invitation"),
+        "no_invitations": _("No pending invitations."),
+        "you": _("(you)"),
+        "member_since": _("member since %(when)s"),
+        "roles_of": _("Roles of %(name)s"),
+        "log": {
+            "club-created": _("%(actor)s created the club"),
+            "club-updated": _("%(actor)s edited the club: %(fields)s"),
+            "member-added": _("%(actor)s made %(user)s %(role)s"),
+            "roles-changed": _("%(actor)s changed the roles of %(user)s: %(roles)s"),
+            "member-removed": _("%(actor)s removed %(user)s from the club"),
+            "left": _("%(user)s left the club"),
+            "invited": _("%(actor)s invited %(email)s as %(role)s"),
+            "invitation-cancelled": _("%(actor)s cancelled the invitation of %(email)s (%(role)s)"),
+            "invitation-accepted": _("%(user)s signed up with %(email)s and became %(role)s"),
+        },
+        "fields": {"name": _("name"), "slug": _("short name"), "description": _("description")},
+        "no_roles": _("no role"),
+        "system": _("the system"),
+    }
+
+
+def evening_labels() -> dict[str, Any]:
+    return {
+        "clock": clock_labels(),
+        "console": console_labels(),
+        "desk": desk_labels(),
+        "club": club_labels(),
+    }

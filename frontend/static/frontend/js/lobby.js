@@ -1,0 +1,101 @@
+// The lobby (home): live tables with a "TV" of the most interesting one, tournaments running
+// and coming, and the logged-in player's own match. Everything from GET /api/lobby (public
+// information only), refreshed every 15 s.
+import { L, api, fmt, h, showError } from "./api.js";
+
+const T = L.lobby || {};
+const REFRESH_MS = 15000;
+const PERCENT = new Intl.NumberFormat(document.documentElement.lang || undefined, { style: "percent" });
+
+const profile = (username) => `/players/${encodeURIComponent(username)}/`;
+
+export function playerName(player) {
+  // A seated user's name links to their page; guests and bots are plain text.
+  return player.username ? h("a", { href: profile(player.username) }, player.name) : h("span", {}, player.name);
+}
+
+// What a player holds is the game's trait (`standing`: "dice" or the card's "total"), never
+// read from the game's name.
+function standing(table, player) {
+  const n = player[table.standing];
+  if (table.standing === "total") return fmt(T.points, { n });
+  return n === 1 ? T.die_of : fmt(T.dice_of, { n });
+}
+
+function tableCard(table, { tv = false } = {}) {
+  const bid = table.bid
+    ? fmt(T.bid, { q: table.bid.quantity, face: table.bid.face, name: table.bid.by })
+    : table.bids ? T.no_bid_yet : null;
+  const percent = (x) => PERCENT.format(x);
+  const where = table.tournament
+    ? h("a", { href: `/tournaments/${table.tournament.id}/` },
+        fmt(T.table_in, { name: table.tournament.name, round: table.tournament.round, table: table.tournament.table }))
+    : h("span", {}, T.casual);
+  return h("article", { class: tv ? "table-card tv" : "table-card", "data-match": table.match },
+    h("header", {},
+      h("strong", {}, table.ruleset_name),
+      table.round ? h("span", { class: "help" }, " · ", fmt(T.round, { n: table.round })) : null,
+      h("div", { class: "help" }, where)),
+    h("ul", { class: "table-players" },
+      table.players.map((p) => h("li", { class: [p.out ? "out" : "", p.name === table.to_act ? "acting" : ""].join(" ").trim() || null },
+        playerName(p), " ", h("span", { class: "standing" }, p.out ? T.out : standing(table, p))))),
+    table.paused ? h("p", { class: "paused" }, T.paused)
+      : table.to_act ? h("p", { class: "help" }, fmt(T.to_act, { name: table.to_act })) : null,
+    bid ? h("p", { class: "bid" }, bid) : null,
+    tv ? h("p", { class: "help interest" },
+      fmt(table.bids ? T.interest : T.interest_alalay,
+        { c: percent(table.interest.closeness), p: percent(table.interest.pressure) })) : null,
+    h("a", { class: tv ? "button primary" : "button", href: `/matches/${table.match}/` }, T.watch));
+}
+
+function tournamentItem(t) {
+  const count = t.entries === 1 ? T.entry_one : fmt(T.entries, { n: t.entries });
+  return h("li", { "data-tournament": t.id },
+    h("a", { href: `/tournaments/${t.id}/` }, t.name),
+    h("span", { class: "help" }, ` · ${t.club} · ${t.ruleset_name} · ${count}`));
+}
+
+function renderNext(target, next) {
+  if (!target) return;
+  if (!next) { target.replaceChildren(h("p", { class: "help" }, T.no_next)); return; }
+  if (next.kind === "waiting") {
+    target.replaceChildren(h("p", {}, fmt(T.waiting_in, { name: next.tournament.name }), " ",
+      h("a", { href: `/tournaments/${next.tournament.id}/` }, T.open)));
+    return;
+  }
+  target.replaceChildren(h("div", { class: next.your_turn ? "next-match mine" : "next-match" },
+    h("strong", {}, next.ruleset_name),
+    next.opponents.length ? h("span", {}, `${T.vs} `, ...next.opponents.flatMap((o, i) => [i ? ", " : "", playerName(o)])) : null,
+    next.tournament ? h("span", { class: "help" }, next.tournament.name) : null,
+    next.your_turn ? h("p", { class: "your-turn" }, T.your_turn) : null,
+    h("a", { class: "button primary", href: `/matches/${next.match}/`, "data-next-match": next.match }, T.play)));
+}
+
+function render(data) {
+  const root = document.getElementById("lobby");
+  document.getElementById("lobby-tv").replaceChildren(
+    data.tv ? tableCard(data.tv, { tv: true }) : h("p", { class: "help" }, T.no_tables));
+  const rest = data.tables.slice(1);
+  document.getElementById("lobby-tables").replaceChildren(
+    ...(rest.length ? rest.map((t) => h("li", {}, tableCard(t))) : [h("li", { class: "help" }, data.tv ? T.no_other_tables : T.no_tables)]));
+  for (const [id, list] of [["lobby-running", data.tournaments.running], ["lobby-coming", data.tournaments.coming]]) {
+    document.getElementById(id).replaceChildren(
+      ...(list.length ? list.map(tournamentItem) : [h("li", { class: "help" }, T.no_tournaments)]));
+  }
+  renderNext(document.getElementById("lobby-next"), data.next);
+  root.dataset.loaded = "true";
+}
+
+async function refresh() {
+  try {
+    render(await api("/api/lobby"));
+    document.getElementById("lobby-error").hidden = true;
+  } catch (error) {
+    showError(document.getElementById("lobby-error"), error);
+  }
+}
+
+if (document.getElementById("lobby")) {
+  refresh();
+  setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);
+}

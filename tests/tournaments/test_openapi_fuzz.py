@@ -1,0 +1,71 @@
+"""Schemathesis over the OpenAPI schema (`/api/schema/`): every operation, with data that
+fits the schema and data that does not, anonymously and as a logged-in user. No request
+may end in a server error, and data that breaks the schema must be refused (4xx). The
+examples are bounded so that the run takes seconds, not minutes."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import negative_data_rejection
+
+EXAMPLES = 4  # per operation and generation mode
+
+
+@pytest.fixture
+def token(committed_db: None) -> str:
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from tournaments.services import create_club
+
+    user = get_user_model().objects.create_user("fuzzer", password="a-long-pass-123")
+    create_club("Fuzz club", "fuzz", user)
+    return str(Token.objects.create(user=user).key)
+
+
+def test_the_api_never_fails_and_refuses_what_breaks_its_schema(token: str, settings: Any) -> None:
+    from tournaments.wsgi import application
+
+    logging.getLogger("django.request").setLevel(logging.ERROR)  # hundreds of expected 4xx lines
+
+    settings.CACHO_RATES = {}  # thousands of requests from one client: no limit in this test
+    schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+    callers = ({}, {"Authorization": f"Token {token}"})
+    failures: list[str] = []
+    cases = 0
+    for found in schema.get_all_operations():
+        operation = found.ok()
+        for mode in GenerationMode:
+
+            @given(operation.as_strategy(generation_mode=mode))
+            @hypothesis_settings(
+                max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+            )
+            def run(case: Any) -> None:
+                nonlocal cases
+                cases += 1
+                response = case.call(headers=callers[cases % 2])  # anonymous and logged in, in turn
+                try:
+                    case.validate_response(response, checks=[not_a_server_error, negative_data_rejection])
+                except Exception as failure:  # every operation runs; all failures are listed
+                    failures.append(f"{case.method} {case.formatted_path}: {failure}"[:600])
+
+            try:
+                run()
+            except Unsatisfiable:  # nothing of this operation can break its schema (no parameters)
+                assert mode is GenerationMode.NEGATIVE
+            except Exception as failure:
+                failures.append(f"{operation.label} ({mode.value}): {failure}"[:600])
+    print(f"schemathesis: {cases} cases")
+    logging.getLogger("django.request").setLevel(logging.NOTSET)
+    assert cases > 150
+    assert not failures, "\n\n".join(failures[:15])

@@ -1,0 +1,134 @@
+"""The HTTP API of physical tables (docs/physical.md): thin views over
+`tournaments.services.physical`. Errors are `{"code", "message"}`; an illegal entry keeps
+the engine's code and its words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.api import serializers as s
+from tournaments.api.views import ERRORS, exception_handler
+from tournaments.services import physical
+from tournaments.services.errors import TournamentError
+
+ENVELOPE = ("command_id", "expected_version")
+
+EntryRequest = inline_serializer(
+    "ScorekeeperEntry",
+    {
+        "command_id": serializers.CharField(max_length=64, help_text="The device's id for this entry."),
+        "expected_version": serializers.IntegerField(required=False, help_text="The sheet's version shown."),
+        "type": serializers.CharField(
+            help_text="Bidding: dice, outcome, bid, dudo, calza, paso, salpicon, deny, abandon, undo; "
+            "Alalay: throw, reroll, turn, score, scratch, abandon, undo."
+        ),
+    },
+)
+ConfirmRequest = inline_serializer(
+    "SheetConfirmation",
+    {
+        "entry": serializers.IntegerField(),
+        "password": serializers.CharField(required=False, help_text="An entry with an account."),
+        "name": serializers.CharField(required=False, help_text="A guest types the name it plays under."),
+    },
+)
+
+
+class PhysicalView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def get_exception_handler(self) -> Any:
+        return exception_handler
+
+
+def _body(request: Request) -> dict[str, Any]:
+    if not isinstance(request.data, dict):
+        raise TournamentError("invalid-body", _("The request body must be a JSON object."))
+    return dict(request.data)
+
+
+class MakePhysicalView(PhysicalView):
+    @extend_schema(request=None, responses={200: s.TableSerializer, **ERRORS})
+    def post(self, request: Request, table_id: str) -> Response:
+        """Make a table in play physical (organisers): a physical match with the same seats
+        replaces its online one, which stops for good. Logged (`table-made-physical`)."""
+        return Response(s.TableSerializer(physical.make_table_physical(table_id, request.user)).data)
+
+
+class SheetView(PhysicalView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS})
+    def get(self, request: Request, table_id: str) -> Response:
+        """The scorekeeper's sheet of a physical table (its scorekeepers, organisers, referees):
+        the match with every die, what may be entered now, the sheet so far, the last entry
+        that can be undone and the players' confirmations."""
+        return Response(physical.sheet(table_id, request.user))
+
+
+class EntryView(PhysicalView):
+    @extend_schema(request=EntryRequest, responses={201: OpenApiTypes.OBJECT, **ERRORS})
+    def post(self, request: Request, table_id: str) -> Response:
+        """Enter what happened (one move, a round's dice or its outcome, or `undo`): an event of
+        the table's match at once, judged by the engine. Answers the new sheet."""
+        data = _body(request)
+        command_id = data.get("command_id")
+        if not isinstance(command_id, str) or not 0 < len(command_id) <= 64:
+            message = _("command_id must be a string of 1 to 64 characters")
+            raise TournamentError("invalid-command-id", message)
+        expected = data.get("expected_version")
+        if expected is not None and (type(expected) is not int or expected < 0):
+            raise TournamentError("invalid-expected-version", _("expected_version must be a whole number"))
+        payload = {key: value for key, value in data.items() if key not in ENVELOPE}
+        physical.enter(table_id, request.user, payload, command_id=command_id, expected_version=expected)
+        return Response(physical.sheet(table_id, request.user), status=status.HTTP_201_CREATED)
+
+
+class CheckView(PhysicalView):
+    @extend_schema(request=EntryRequest, responses={200: OpenApiTypes.OBJECT, **ERRORS})
+    def post(self, request: Request, table_id: str) -> Response:
+        """Judge an entry without storing it: `{"ok": true, "events": [...]}` or the engine's
+        error (400), as the scorekeeper types it."""
+        payload = {key: value for key, value in _body(request).items() if key not in ENVELOPE}
+        return Response({"ok": True, "events": physical.check(table_id, request.user, payload)})
+
+
+class ConfirmView(PhysicalView):
+    @extend_schema(request=ConfirmRequest, responses={200: OpenApiTypes.OBJECT, **ERRORS})
+    def post(self, request: Request, table_id: str) -> Response:
+        """A player confirms the finished sheet on the scorekeeper's device (password, or the
+        name a guest plays under); the last confirmation records the table's result."""
+        data = _body(request)
+        unknown = sorted(set(data) - {"entry", "password", "name"})
+        if unknown:
+            raise TournamentError("unknown-field", _("Unknown field(s): %s") % ", ".join(unknown))
+        for key in ("password", "name"):
+            if key in data and not isinstance(data[key], str):
+                raise TournamentError("invalid-field", _("%s must be text") % key)
+        done = physical.confirm(
+            table_id, request.user, data.get("entry"), password=data.get("password"), name=data.get("name")
+        )
+        return Response({**done, "sheet": physical.sheet(table_id, request.user)})
+
+
+class ImportView(PhysicalView):
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT, **ERRORS})
+    def post(self, request: Request, table_id: str) -> Response:
+        """A record file (`cacho-match/1`) becomes the table's match while nothing is entered
+        there yet; refused, with the rule broken in words, unless the engine accepts it."""
+        physical.import_record(table_id, request.user, _body(request))
+        return Response(physical.sheet(table_id, request.user), status=status.HTTP_201_CREATED)
+
+
+class MyTablesView(PhysicalView):
+    @extend_schema(operation_id="me_scorekeeping_list", responses={200: OpenApiTypes.OBJECT, **ERRORS})
+    def get(self, request: Request) -> Response:
+        """The physical tables in play of the clubs where you keep score (scorekeeper,
+        organiser, owner or referee), each with its scorekeeper screen."""
+        return Response(physical.my_tables(request.user))

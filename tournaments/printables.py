@@ -1,0 +1,146 @@
+"""What a club evening prints for a round, gathered once for the server-rendered print pages
+(`templates/tournaments/print/`): table cards to stand on each table, the pairings list for
+the wall (by name and by table), blank Cacho Alalay score sheets with the players' names,
+and result slips the table fills in and signs. Read-only; in the request's language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from tournaments import catalogue, matches
+from tournaments.models import Round, Tournament
+from tournaments.services.errors import NotFound, TournamentError
+
+KINDS = ("cards", "pairings", "sheets", "slips")
+
+
+@dataclass(frozen=True)
+class Seat:
+    number: int  # from 1: the order of play at the table (seat 1 opens)
+    name: str
+    entry: int
+    forfeited: bool = False
+
+
+@dataclass(frozen=True)
+class PrintTable:
+    number: int
+    group: int
+    bracket_ref: str
+    seats: tuple[Seat, ...]
+    finished: bool
+
+    @property
+    def playing(self) -> tuple[Seat, ...]:
+        return tuple(s for s in self.seats if not s.forfeited)
+
+
+@dataclass(frozen=True)
+class WallLine:
+    name: str
+    table: int | None
+    seat: int | None
+    bye: bool = False
+
+
+@dataclass
+class RoundSheet:
+    tournament: Tournament
+    club: str
+    ruleset: str
+    traits: dict[str, Any]  # the game's (cacho.engine.traits): a scoresheet, bids, the standing
+    round: Round
+    stage_name: str
+    tables: list[PrintTable] = field(default_factory=list)
+    byes: list[str] = field(default_factory=list)
+    generated_at: Any = None
+
+    @property
+    def wall(self) -> list[WallLine]:
+        """Everyone of the round by name: where they sit, or their bye."""
+        lines = [WallLine(s.name, t.number, s.number) for t in self.tables for s in t.playing]
+        lines += [WallLine(name, None, None, bye=True) for name in self.byes]
+        return sorted(lines, key=lambda line: line.name.casefold())
+
+
+def alalay_boxes() -> dict[str, list[tuple[str, str, str]]]:
+    """The scorecard's boxes by column, as the table writes them (docs/rules.md §8):
+    (id, name, what it scores)."""
+    left = [
+        ("ones", pgettext("alalay box", "Balas (ones)"), "1 × ⚀"),
+        ("twos", pgettext("alalay box", "Tontos (twos)"), "2 × ⚁"),
+        ("threes", pgettext("alalay box", "Trenes (threes)"), "3 × ⚂"),
+    ]
+    middle = [
+        ("straight", pgettext("alalay box", "Escalera (straight)"), "25 / 20"),
+        ("full", pgettext("alalay box", "Full"), "35 / 30"),
+        ("four", pgettext("alalay box", "Póker (four)"), "45 / 40"),
+    ]
+    right = [
+        ("fours", pgettext("alalay box", "Cuadras (fours)"), "4 × ⚃"),
+        ("fives", pgettext("alalay box", "Quinas (fives)"), "5 × ⚄"),
+        ("sixes", pgettext("alalay box", "Cenas (sixes)"), "6 × ⚅"),
+    ]
+    grandes = [
+        ("grande_1", pgettext("alalay box", "Grande"), "50"),
+        ("grande_2", pgettext("alalay box", "Grande"), "50"),
+    ]
+    return {"left": left, "middle": middle, "right": right, "grandes": grandes}
+
+
+def round_sheet(tournament_id: Any, number: Any = None) -> RoundSheet:
+    """The round `number` of the tournament (default: the latest drawn), ready to print."""
+    if not str(tournament_id).isdigit():
+        raise NotFound(_("No such tournament."))
+    tournament = Tournament.objects.select_related("club").filter(pk=int(tournament_id)).first()
+    if tournament is None:
+        raise NotFound(_("No such tournament."))
+    rounds = tournament.rounds.select_related("stage")
+    if number in (None, ""):
+        rnd = rounds.order_by("-number").first()
+        if rnd is None:
+            raise TournamentError(
+                "round-not-drawn", _("No round has been drawn yet: start the tournament first.")
+            )
+    else:
+        if not str(number).isdigit():
+            raise TournamentError("round-invalid", _("A round is given by its number, from 1."))
+        rnd = rounds.filter(number=int(number)).first()
+        if rnd is None:
+            raise TournamentError(
+                "round-unknown", _("This tournament has no round %(n)s.") % {"n": number}, 404
+            )
+    names = dict(tournament.entries.values_list("pk", "name"))
+    sheet = RoundSheet(
+        tournament=tournament,
+        club=tournament.club.name,
+        ruleset=catalogue.ruleset_names().get(tournament.ruleset, tournament.ruleset),
+        traits=matches.traits(tournament.ruleset),
+        round=rnd,
+        stage_name=rnd.stage.name,
+        byes=sorted((names.get(int(b), str(b)) for b in rnd.byes), key=str.casefold),
+        generated_at=timezone.now(),
+    )
+    for table in rnd.tables.prefetch_related("seats__entry").order_by("number"):
+        seats = tuple(
+            Seat(s.index + 1, s.entry.name, s.entry_id, s.forfeited) for s in table.seats.order_by("index")
+        )
+        sheet.tables.append(
+            PrintTable(table.number, table.group, table.bracket_ref, seats, table.status == "finished")
+        )
+    return sheet
+
+
+def titles() -> dict[str, str]:
+    return {
+        "cards": _("Table cards"),
+        "pairings": _("Pairings"),
+        "sheets": _("Alalay score sheets"),
+        "slips": _("Result slips"),
+    }

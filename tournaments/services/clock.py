@@ -1,0 +1,145 @@
+"""The round clock: the organisers (and referees) start it for the round in play, pause,
+resume, extend or reset it; each action is an event of the tournament's log
+(`clock-started` …) and the round row keeps the clock's state as a projection. The rules
+of the clock are the pure `competition.clock`; this module locks, checks roles, applies
+and logs. Readers (the console, the tournament page, each table's match page) get
+`clock_view`: the time left at the server's now, which the page counts down itself.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.competition import clock as core
+from tournaments.competition.errors import CompetitionError
+from tournaments.models import Round, Table, Tournament
+from tournaments.services import log
+from tournaments.services.clubs import require_role
+from tournaments.services.entries import DESK
+from tournaments.services.errors import NotFound, TournamentError
+from tournaments.services.lifecycle import competition_error, locked
+
+ACTIONS = ("start", "pause", "resume", "extend", "reset")
+EVENTS = {
+    "start": log.CLOCK_STARTED,
+    "pause": log.CLOCK_PAUSED,
+    "resume": log.CLOCK_RESUMED,
+    "extend": log.CLOCK_EXTENDED,
+    "reset": log.CLOCK_RESET,
+}
+
+
+def _ms(at: dt.datetime) -> int:
+    return int(at.timestamp() * 1000)
+
+
+def clock_of(rnd: Round) -> core.Clock:
+    since = rnd.clock_running_since
+    return core.Clock(rnd.clock_seconds, rnd.clock_used_ms, _ms(since) if since else None)
+
+
+def clock_view(rnd: Round | None, now: dt.datetime | None = None) -> dict[str, Any]:
+    """The clock of `rnd` at `now`: `state` idle, running or paused (`finished` once the
+    round is over; `none` without a round), its length, the milliseconds left (negative in
+    overtime) and, while it runs, when it reaches zero."""
+    now = now or timezone.now()
+    if rnd is None:  # no round drawn yet, or a casual match
+        return {
+            "round_id": None,
+            "round": None,
+            "state": "none",
+            "seconds": None,
+            "remaining_ms": 0,
+            "ends_at": None,
+            "server_time": now.isoformat(),
+        }
+    clock = clock_of(rnd)
+    left = clock.remaining(_ms(now))
+    state = clock.state if rnd.status != Round.FINISHED else "finished"
+    ends = now + dt.timedelta(milliseconds=left) if clock.state == core.RUNNING else None
+    return {
+        "round_id": rnd.pk,
+        "round": rnd.number,
+        "state": state,
+        "seconds": clock.seconds,
+        "remaining_ms": left,
+        "ends_at": ends.isoformat() if ends else None,
+        "server_time": now.isoformat(),
+    }
+
+
+def _minutes(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise TournamentError("clock-time-invalid", _("Give the time in minutes."))
+    if abs(value) * 60 > core.MAX_SECONDS:
+        raise TournamentError("clock-time-invalid", _("A round clock runs at most 12 hours."))
+    return round(float(value) * 60)
+
+
+def act(round_id: Any, by: Any, action: str, minutes: Any = None, now: dt.datetime | None = None) -> Round:
+    """Start (`minutes`), pause, resume, extend (`minutes`, negative to take time back) or
+    reset the clock of a round in play."""
+    now = now or timezone.now()
+    if action not in ACTIONS:
+        raise TournamentError(
+            "clock-action-unknown", _("The clock starts, pauses, resumes, extends or resets.")
+        )
+    try:
+        tournament_id = Round.objects.filter(pk=int(round_id)).values_list("tournament_id", flat=True).first()
+    except (TypeError, ValueError):
+        tournament_id = None
+    if tournament_id is None:
+        raise NotFound(_("No such round."))
+    with transaction.atomic():
+        tournament = locked(tournament_id)
+        require_role(by, tournament.club_id, DESK)
+        rnd = Round.objects.select_for_update().get(pk=int(round_id))
+        if rnd.status != Round.PLAYING or tournament.status != Tournament.RUNNING:
+            raise TournamentError("round-finished", _("This round is over: its clock is stopped."))
+        clock, at = clock_of(rnd), _ms(now)
+        payload: dict[str, Any] = {"round": rnd.number}
+        try:
+            if action == "start":
+                seconds = _minutes(minutes)
+                clock = core.start(clock, seconds, at)
+                payload["seconds"] = seconds
+            elif action == "pause":
+                clock = core.pause(clock, at)
+                payload["used_ms"] = clock.used_ms
+            elif action == "resume":
+                clock = core.resume(clock, at)
+            elif action == "extend":
+                seconds = _minutes(minutes)
+                clock = core.extend(clock, seconds, at)
+                payload.update({"seconds": seconds, "total_seconds": clock.seconds})
+            else:
+                clock = core.reset(clock)
+        except CompetitionError as exc:
+            raise competition_error(exc) from exc
+        rnd.clock_seconds, rnd.clock_used_ms = clock.seconds, clock.used_ms
+        since = clock.running_since_ms
+        rnd.clock_running_since = dt.datetime.fromtimestamp(since / 1000, tz=dt.UTC) if since else None
+        rnd.save(update_fields=["clock_seconds", "clock_used_ms", "clock_running_since"])
+        log.record(tournament, EVENTS[action], payload, log.actor_of(by))
+    return rnd
+
+
+def latest_round(tournament_id: Any) -> Round | None:
+    if not str(tournament_id).isdigit():
+        raise NotFound(_("No such tournament."))
+    if not Tournament.objects.filter(pk=int(tournament_id)).exists():
+        raise NotFound(_("No such tournament."))
+    return Round.objects.filter(tournament_id=int(tournament_id)).order_by("-number").first()
+
+
+def round_of_match(match_id: Any) -> Round | None:
+    from tournaments.table_links import table_of
+
+    table: Table | None = table_of(str(match_id))
+    return table.round if table is not None else None

@@ -1,0 +1,101 @@
+"""Read-only: where a match sits in its tournament, for the match page's end screen (the
+tournament and its standings, and the viewer's next table there)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.db.models import Q
+
+from tournaments.models import Entry, Table
+from tournaments.services.standings import standing_rows
+
+TOP_ROWS = 5  # the end screen's standings: the leaders, then the viewer's own rows
+
+
+def _uuid(match_id: str) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(str(match_id))
+    except ValueError:
+        return None
+
+
+def table_of(match_id: str) -> Table | None:
+    key = _uuid(match_id)
+    if key is None:
+        return None
+    return Table.objects.select_related("round__tournament", "round__stage").filter(match_id=key).first()
+
+
+def next_match(table: Table, user: Any) -> str | None:
+    """The viewer's next match in the same tournament: the first table, after this one, still
+    being played, that seats one of the viewer's entries (theirs, or one they are a member of)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    tournament = table.round.tournament
+    mine = Entry.objects.filter(tournament=tournament).filter(Q(user=user) | Q(members__user=user))
+    following = (
+        Table.objects.filter(round__tournament=tournament, status=Table.PLAYING, seats__entry__in=mine)
+        .exclude(pk=table.pk)
+        .exclude(match_id=None)
+        .order_by("round__number", "number")
+        .first()
+    )
+    return None if following is None else str(following.match_id)
+
+
+def placements(table: Table) -> list[dict[str, Any]]:
+    """The finished table's places as the tournament counted them (its result projection)."""
+    rows = [row for row in table.result or [] if isinstance(row, dict) and row.get("placement")]
+    names = dict(Entry.objects.filter(pk__in=[row.get("entry") for row in rows]).values_list("pk", "name"))
+    out = [{"name": names.get(row.get("entry"), "?"), "placement": row["placement"]} for row in rows]
+    return sorted(out, key=lambda row: row["placement"])
+
+
+def _mine(table: Table, user: Any) -> set[int]:
+    if not getattr(user, "is_authenticated", False):
+        return set()
+    mine = Entry.objects.filter(tournament_id=table.round.tournament_id).filter(
+        Q(user=user) | Q(members__user=user)
+    )
+    return set(mine.values_list("pk", flat=True))
+
+
+def standings_near(table: Table, user: Any) -> dict[str, Any]:
+    """The table's stage standings as the end screen shows them: the first `TOP_ROWS` rows,
+    then the viewer's own entries' rows further down (`mine`), and how many rows in all."""
+    stage = table.round.stage
+    rows = standing_rows(table.round.tournament, stage.number)
+    mine = _mine(table, user)
+    shown = [
+        {
+            "position": position,  # 0 for the first row (a gap before a row further down)
+            "rank": row["rank"],
+            "entry": row["entry"],
+            "name": row["name"],
+            "played": row["played"],
+            "points": row["points"],
+            "mine": row["entry"] in mine,
+        }
+        for position, row in enumerate(rows)
+        if position < TOP_ROWS or row["entry"] in mine
+    ]
+    return {"stage": {"number": stage.number, "name": stage.name}, "rows": shown, "count": len(rows)}
+
+
+def links(match_id: str, user: Any) -> dict[str, Any]:
+    table = table_of(match_id)
+    if table is None:
+        return {"tournament": None}
+    tournament = table.round.tournament
+    return {
+        "tournament": {"id": tournament.pk, "name": tournament.name, "status": tournament.status},
+        "round": table.round.number,
+        "table": table.number,
+        "table_status": table.status,
+        "next_match": next_match(table, user),
+        "placements": placements(table) if table.status == Table.FINISHED else [],
+        # once the table's result is in: the standings it changed
+        "standings": standings_near(table, user) if table.status == Table.FINISHED else None,
+    }
