@@ -142,13 +142,8 @@ async def run_checks() -> dict[str, Check]:
     return checks
 
 
-@never_cache
-@require_GET
-async def healthz(request: HttpRequest) -> JsonResponse:
-    try:
-        checks = await run_checks()
-    except Exception as exc:  # belt and braces: never a 500
-        checks = {"healthz": {"ok": False, "error": _error(exc)}}
+def _answer(checks: dict[str, Check]) -> JsonResponse:
+    """200 when every check is ok, 503 naming the failing ones otherwise."""
     failing = sorted(name for name, check in checks.items() if not check.get("ok"))
     body: dict[str, Any] = {
         "status": "fail" if failing else "ok",
@@ -158,6 +153,16 @@ async def healthz(request: HttpRequest) -> JsonResponse:
     if failing:
         body["failing"] = failing
     return JsonResponse(body, status=503 if failing else 200)
+
+
+@never_cache
+@require_GET
+async def healthz(request: HttpRequest) -> JsonResponse:
+    try:
+        checks = await run_checks()
+    except Exception as exc:  # belt and braces: never a 500
+        checks = {"healthz": {"ok": False, "error": _error(exc)}}
+    return _answer(checks)
 
 
 # ------------------------------------------------------------------ readiness (deploy)
@@ -201,12 +206,4 @@ async def readyz(request: HttpRequest) -> JsonResponse:
             checks["migrations"] = {"ok": False, "error": "the database does not answer"}
     except Exception as exc:  # never a 500
         checks = {"readyz": {"ok": False, "error": _error(exc)}}
-    failing = sorted(name for name, check in checks.items() if not check.get("ok"))
-    body: dict[str, Any] = {
-        "status": "fail" if failing else "ok",
-        "mode": settings.CACHO_MODE,
-        "checks": checks,
-    }
-    if failing:
-        body["failing"] = failing
-    return JsonResponse(body, status=503 if failing else 200)
+    return _answer(checks)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,13 +97,20 @@ def submit(
     result and writes nothing; the id reused by another seat or with another payload is a
     `CommandIdReused`. Both are looked for only when something failed (conflict, rule error,
     or the unique index on the stream's command ids): nothing on the normal path."""
+    return _measured(
+        metrics.PLAYER, lambda: _submit(match_id, seat, payload, command_id, expected_version, actor)
+    )
+
+
+def _measured(kind: str, apply: Callable[[], Result]) -> Result:
+    """Apply a command, counting it in the metrics by kind and outcome."""
     started = time.perf_counter()
     try:
-        result = _submit(match_id, seat, payload, command_id, expected_version, actor)
+        result = apply()
     except Exception as exc:
-        metrics.command(metrics.PLAYER, _outcome(exc), started)
+        metrics.command(kind, _outcome(exc), started)
         raise
-    metrics.command(metrics.PLAYER, metrics.REPEATED if result.repeated else metrics.OK, started)
+    metrics.command(kind, metrics.REPEATED if result.repeated else metrics.OK, started)
     return result
 
 
@@ -164,14 +171,9 @@ def rule(
     nothing stored), VersionConflict, MatchNotFound; a command id seen before returns the
     first result. Always on the locked path: rulings are rare, and never decided on a
     cache."""
-    started = time.perf_counter()
-    try:
-        result = _rule(match_id, ruling, referee, reason, command_id, expected_version)
-    except Exception as exc:
-        metrics.command(metrics.RULING, _outcome(exc), started)
-        raise
-    metrics.command(metrics.RULING, metrics.REPEATED if result.repeated else metrics.OK, started)
-    return result
+    return _measured(
+        metrics.RULING, lambda: _rule(match_id, ruling, referee, reason, command_id, expected_version)
+    )
 
 
 def _rule(

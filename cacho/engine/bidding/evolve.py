@@ -226,6 +226,19 @@ def _round_begins(table: TableState, number: int) -> TableState:
     return replace(begun, round_starts=(*table.round_starts, start))
 
 
+def _applied_dice_change(
+    config: MatchConfig, table: TableState, change: tuple[tuple[str, int], ...]
+) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """The table's dice counts after a round's change by player name, and that change by seat."""
+    counts = list(table.dice_counts)
+    by_seat = []
+    for name, delta in change:
+        seat = config.players.index(name)
+        counts[seat] += delta
+        by_seat.append((seat, delta))
+    return tuple(counts), tuple(by_seat)
+
+
 def _resolved(
     config: MatchConfig,
     table: TableState,
@@ -235,13 +248,7 @@ def _resolved(
     event: RoundResolved,
 ) -> TableState:
     index = config.players.index
-    counts = list(table.dice_counts)
-    dice_change = []
-    for name, delta in event.dice_change:
-        seat = index(name)
-        counts[seat] += delta
-        dice_change.append((seat, delta))
-    after = tuple(counts)
+    after, dice_change = _applied_dice_change(config, table, event.dice_change)
     caller = index(event.caller)
     palifico_used = table.palifico_used
     if event.next_mode == "palifico" and config.rules.palifico_once_per_player:
@@ -255,7 +262,7 @@ def _resolved(
         Bid(quantity, face) if quantity is not None and face is not None else None,  # bid
         event.count,
         tuple([(index(name), dice) for name, dice in event.revealed]),  # revealed
-        tuple(dice_change),
+        dice_change,
         tuple([index(name) for name in event.eliminated]),  # eliminated
         next_starter,
         event.next_mode,
@@ -328,13 +335,7 @@ def _recorded(config: MatchConfig, table: TableState, event: RoundRecorded) -> T
     """A round entered by its outcome: it begins and ends at once (no die is known)."""
     begun = _round_begins(table, event.number)
     index = config.players.index
-    counts = list(table.dice_counts)
-    dice_change = []
-    for name, delta in event.dice_change:
-        seat = index(name)
-        counts[seat] += delta
-        dice_change.append((seat, delta))
-    after = tuple(counts)
+    after, dice_change = _applied_dice_change(config, table, event.dice_change)
     palifico_used = table.palifico_used
     if event.next_mode == "palifico" and config.rules.palifico_once_per_player:
         palifico_used = palifico_used | set(dropped_to_one(table.dice_counts, after))
@@ -350,7 +351,7 @@ def _recorded(config: MatchConfig, table: TableState, event: RoundRecorded) -> T
         None,  # bid
         None,  # count
         (),  # revealed
-        tuple(dice_change),
+        dice_change,
         tuple([index(name) for name in event.eliminated]),
         next_starter,
         event.next_mode,
