@@ -130,6 +130,11 @@ def test_a_dudo_table_by_outcome_confirmed_at_the_table(open_page: Any) -> None:
 
     # on a phone: a round entered die by die, a bid the engine refuses in place
     page.set_viewport_size(PHONE)
+    # the site's navigation folds behind "Menu", so the entry starts at the top
+    assert page.is_visible(".nav-toggle") and not page.is_visible("#site-nav")
+    page.click(".nav-toggle")
+    assert page.is_visible("#site-nav")
+    page.click(".nav-toggle")
     page.click("#sk-tab-dice")
     for hand in ("Ana", "Beto", "Caro"):
         assert page.locator(f"[data-hand='{hand}']").count() == 1

@@ -6,8 +6,10 @@
 // holds no rule of its own; it only remembers the entry being built.
 import { L, api, fmt, h } from "./api.js";
 import { die } from "./dice.js";
+import { collapsibleNav } from "./nav.js";
 
 const S = L.sk || {};
+collapsibleNav();
 const root = document.getElementById("sk");
 const tableId = root.dataset.tableId;
 const $ = (id) => document.getElementById(id);
