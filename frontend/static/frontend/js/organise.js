@@ -336,7 +336,11 @@ async function refresh() {
     const moved = data.tournament.status !== current.tournament.status;
     current = data;
     render(data);
-    if (moved) await manage(data.tournament.id);
+    if (moved) {
+      message.textContent = ""; // "Tournament started." no longer says what happened last
+      await manage(data.tournament.id);
+      await loadList(); // the list shows the new status too
+    }
   } catch {
     // the next read tries again
   }
