@@ -25,7 +25,10 @@ def expire_turn(match_id: str, version: int) -> int | None:
     fires a little early re-schedules itself for the deadline."""
     result = expire(match_id, version)
     if result is None:
-        deadline = deadlines.pending(match_id, version, now_ms())
+        # Run eagerly (tasks in-process), an ETA is not waited for: a retry would run at
+        # once, find the turn not due yet and retry again, deeper each time. The sweep of
+        # deadlines plays that turn instead.
+        deadline = None if expire_turn.request.is_eager else deadlines.pending(match_id, version, now_ms())
         if deadline is not None:
             schedule_deadline(match_id, version, deadline + EARLY_RETRY_MS)
         return None

@@ -163,6 +163,23 @@ def test_a_turn_timer_acts_once_and_only_for_its_version() -> None:
     assert versions(match)[-1] == result.version
 
 
+def test_a_timer_task_run_in_process_before_its_deadline_does_not_chase_it() -> None:
+    """An eager Celery runs an ETA task at once: the early timer leaves the turn to the
+    sweep instead of scheduling itself again and again (a recursion, 30 s deep)."""
+    from cacho.tasks import expire_turn
+    from tournaments.celery import app
+
+    match = matches.create_match("dudo", ["ana", "beto"], first_seat=0, turn_seconds=30)
+    row = Match.objects.get(pk=match.pk)
+    saved = app.conf.task_always_eager, app.conf.task_eager_propagates
+    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
+    try:
+        assert expire_turn.apply((str(match.pk), row.version)).get() is None
+    finally:
+        app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+    assert versions(match)[-1] == row.version  # the turn is still the player's
+
+
 def test_an_alalay_turn_timer_finishes_the_turn_with_fair_dice() -> None:
     match = matches.create_match("alalay", ["ana", "beto"], first_seat=0, turn_seconds=1)
     row = Match.objects.get(pk=match.pk)

@@ -212,7 +212,7 @@ def test_scenario_a_void_round_three_of_a_live_dudo_match(
 
     # ---- the queue shows it without a reload, within a second of filing
     row = queue.locator(f'#q-rows tr[data-dispute="{dispute_id}"]')
-    row.wait_for(timeout=5_000)
+    row.wait_for(timeout=10_000)
     seen = queue.evaluate(f"window.rowSeen['{dispute_id}']")
     latency = seen - _epoch_ms(filed["filed_at"])
     print(
@@ -246,7 +246,7 @@ def test_scenario_a_void_round_three_of_a_live_dudo_match(
     page.click("#d-pause")
     page.wait_for_selector("#d-paused:not([hidden])")
     assert page.is_disabled("#d-pause") and not page.is_disabled("#d-resume")
-    player.wait_for_selector("#paused:not([hidden])", timeout=5_000)
+    player.wait_for_selector("#paused:not([hidden])", timeout=10_000)
     assert player.inner_text("#paused") == "Paused by the referee: Checking the dice"
     assert player.get_attribute("#paused", "aria-live") == "assertive"
     # nobody is on turn while paused: no action of the table can be taken
@@ -256,12 +256,12 @@ def test_scenario_a_void_round_three_of_a_live_dudo_match(
     shot(player, "a3-match-paused")
     page.click("#d-resume")
     page.wait_for_selector("#d-paused", state="hidden")
-    player.wait_for_selector("#paused", state="hidden", timeout=5_000)
+    player.wait_for_selector("#paused", state="hidden", timeout=10_000)
     player.wait_for_selector("#table button:not([disabled])")
     page.fill("#d-pause-reason", "Reviewing round 3")
     page.click("#d-pause")
     page.wait_for_selector("#d-paused:not([hidden])")
-    player.wait_for_selector("#paused:has-text('Reviewing round 3')", timeout=5_000)
+    player.wait_for_selector("#paused:has-text('Reviewing round 3')", timeout=10_000)
 
     # ---- the party's view of the dispute: the trail, comments, no referee tools
     party = _new_page(player, f"{base}/disputes/{dispute_id}/")
@@ -367,11 +367,11 @@ def test_scenario_a_void_round_three_of_a_live_dudo_match(
     assert re.fullmatch(r"[0-9a-f]{64}", commitment4) and commitment4 not in (commitment3,)
     shot(page, "a9-ruled")
     # the ruled dispute leaves the queue, live
-    queue.wait_for_selector(f'#q-rows tr[data-dispute="{dispute_id}"]', state="detached", timeout=5_000)
+    queue.wait_for_selector(f'#q-rows tr[data-dispute="{dispute_id}"]', state="detached", timeout=10_000)
     assert queue.get_attribute("#q-status", "data-count") == "0"
 
     # ---- the players' table: unpaused, a new round with its own dice
-    player.wait_for_selector("#paused", state="hidden", timeout=5_000)
+    player.wait_for_selector("#paused", state="hidden", timeout=10_000)
     player.wait_for_selector("#table .round-no:has-text('Round 4')")
     assert player.inner_text("#ruled") == "The referee voids the round: A misclick the log confirms."
     player.wait_for_selector(f'#dispute-links li[data-dispute="{dispute_id}"]:has-text("ruled")')
@@ -389,7 +389,7 @@ def test_scenario_a_void_round_three_of_a_live_dudo_match(
     table.refresh_from_db()
     assert table.result
     winner_entry = next(line["entry"] for line in table.result if line["placement"] == 1)
-    player.wait_for_selector('#match[data-status="finished"]', timeout=5_000)
+    player.wait_for_selector('#match[data-status="finished"]', timeout=10_000)
     standing = _get(player, base, f"/api/tournaments/{tournament.pk}/standings")
     rows = standing["standings"]
     assert next(r for r in rows if r["rank"] == 1)["entry"] == winner_entry, rows

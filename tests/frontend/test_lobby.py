@@ -52,10 +52,14 @@ def env(services: None, tmp_path: Path, committed_db: None) -> dict[str, str]:
 
 
 @pytest.fixture
-def tasks_in_process() -> Iterator[None]:
+def tasks_in_process(settings: Any) -> Iterator[None]:
     """The tournament's result and draw tasks run in this process, as the set-up plays its
-    matches (no worker needed: the browser only reads)."""
+    matches (no worker needed: the browser only reads). No turn timer: an eager Celery
+    ignores an ETA, so a timer task would run at once, find its turn not yet due and
+    schedule itself again, deeper each time."""
     from tournaments.celery import app
+
+    settings.CACHO_TIMERS = "off"
 
     saved = app.conf.task_always_eager, app.conf.task_eager_propagates
     app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
