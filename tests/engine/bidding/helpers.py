@@ -87,7 +87,9 @@ def abandon(by: str) -> dict[str, Any]:
     return {"by": by, "abandon": True}
 
 
-def bot_match(ruleset: str, players: list[str], seed: int, options: dict[str, Any] | None = None) -> list[Any]:
+def bot_match(
+    ruleset: str, players: list[str], seed: int, options: dict[str, Any] | None = None
+) -> list[Any]:
     """The events of a whole match the engine's bot policy plays at every seat
     (`Game.bot_payload`), its dice drawn from `random.Random(seed)`."""
     import random
