@@ -59,7 +59,7 @@ def test_honest_rounds_carry_the_engines_facts() -> None:
     assert rounds and all(r.call in ("dudo", "calza", "paso", "salpicon") for r in rounds)
     doubted = [r for r in rounds if r.call == "dudo"]
     assert doubted and all(signals.exact_chance(r) is not None for r in doubted)
-    assert all(0 < r.version for r in rounds)
+    assert all(r.version > 0 for r in rounds)
     assert sum(len(r.times) for r in rounds) > len(rounds)
     assert any(a.kind == "dudo" for r in rounds for a in r.answers)
 
