@@ -1,0 +1,121 @@
+"""Integrity signals through the API, from real matches played through the match write
+path: a 1v1 table whose two players never doubt each other (every round ends in a calza)
+beside one that doubts every bid; the club's referees see the pair flagged with its rounds,
+anyone else gets the API's error codes."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+
+from cacho.engine.errors import RuleError
+from cacho.models import Event
+from cacho.services import matches as match_service
+from tests.cacho.helpers import bot_move, state_of
+from tests.tournaments.disputes import Club
+from tournaments.integrity import signals
+from tournaments.models import Table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+_commands = itertools.count(1)
+ONE_ROUND_1V1 = [{"name": "swiss", "format": "swiss", "params": {"rounds": 1, "table_size": 2}}]
+
+
+def _submit(match_id: Any, seat: str, payload: dict[str, Any]) -> bool:
+    try:
+        match_service.submit(match_id, seat, payload, f"integrity-{next(_commands)}")
+    except RuleError:
+        return False
+    return True
+
+
+def play_colluding(match_id: Any) -> None:
+    """Both players only raise the same face, four bids a round, and end it with a calza."""
+    for _ in range(2000):
+        state = state_of(match_id)
+        if state.phase == "over":
+            return
+        seat = state.config.players[state.round.to_act]
+        bid = state.round.bid
+        if bid is not None and len(state.round.actions) >= 4 and _submit(match_id, seat, {"type": "calza"}):
+            continue
+        raised = {"type": "bid", "quantity": bid.quantity + 1 if bid else 1, "face": bid.face if bid else 5}
+        if _submit(match_id, seat, raised) or _submit(match_id, seat, {"type": "calza"}):
+            continue
+        player, payload = bot_move(state, random.Random(0))
+        assert _submit(match_id, player, payload)
+    raise AssertionError("the colluding match does not end")
+
+
+def play_doubting(match_id: Any) -> None:
+    """The opener bids one 5; the other doubts it at once."""
+    for _ in range(2000):
+        state = state_of(match_id)
+        if state.phase == "over":
+            return
+        seat = state.config.players[state.round.to_act]
+        if state.round.bid is None:
+            assert _submit(match_id, seat, {"type": "bid", "quantity": 1, "face": 5})
+        else:
+            assert _submit(match_id, seat, {"type": "dudo"})
+    raise AssertionError("the doubting match does not end")
+
+
+@pytest.fixture
+def played(club: Club) -> tuple[Club, list[str]]:
+    """The dispute tests' club (a 2-round Swiss of 1v1 tables): round 1's table 1 colludes,
+    table 2 doubts every bid. Returns the club and the colluding pair's names."""
+    tables = Table.objects.filter(round__tournament=club.tournament, round__number=1)
+    first, second = tables.order_by("number")
+    pair = sorted(first.seats.values_list("entry__name", flat=True))
+    play_colluding(first.match_id)
+    play_doubting(second.match_id)
+    return club, pair
+
+
+def test_the_referee_sees_a_pair_that_never_doubts_each_other(played: tuple[Club, list[str]]) -> None:
+    club, pair = played
+    answer = club.client(club.referee).get(f"/api/clubs/{club.tournament.club_id}/signals")
+    assert answer.status_code == 200, answer.json()
+    body = answer.json()
+    assert body["club"] == club.tournament.club_id and body["rounds"] > 10
+    assert "never an automatic penalty" in body["note"]
+    hits = [s for s in body["signals"] if s["kind"] == signals.NEVER_DOUBTS]
+    assert [s["players"] for s in hits] == [pair]
+    hit = hits[0]
+    assert hit["p_value"] <= signals.ALPHA and hit["figures"]["doubts"] == 0
+    assert hit["figures"]["answers"] >= signals.MIN_CHANCES and hit["strength"] >= 3
+    assert pair[0] in hit["hint"] and pair[1] in hit["hint"] and hit["kind_label"]
+
+    colluding = Table.objects.get(round__tournament=club.tournament, round__number=1, number=1).match_id
+    assert hit["evidence"] and {e["match"] for e in hit["evidence"]} == {str(colluding)}
+    for evidence in hit["evidence"]:
+        # each link is the replay page at the event that ended the round: a resolved call
+        assert evidence["url"] == f"/matches/{colluding}/replay#v={evidence['version']}"
+        event = Event.objects.get(stream_id=colluding, version=evidence["version"])
+        assert event.type == "round_resolved" and event.payload["result"] == "calza"
+    assert sorted(e["round"] for e in hit["evidence"]) == list(range(1, len(hit["evidence"]) + 1))
+
+    # the queue page's endpoint: every club the caller referees
+    queue = club.client(club.referee).get("/api/signals").json()
+    assert [c["club"] for c in queue["clubs"]] == [club.tournament.club_id]
+    assert [s["players"] for s in queue["clubs"][0]["signals"] if s["kind"] == signals.NEVER_DOUBTS] == [pair]
+
+
+def test_only_the_clubs_referees_see_its_signals(played: tuple[Club, list[str]], make_user: Any) -> None:
+    club, pair = played
+    url = f"/api/clubs/{club.tournament.club_id}/signals"
+    player = club.client(club.players[pair[0]]).get(url)
+    assert (player.status_code, player.json()["code"]) == (403, "signals-not-referee")
+    staff = club.client(make_user("staffer", is_staff=True)).get(url)
+    assert (staff.status_code, staff.json()["code"]) == (403, "signals-not-referee")
+    assert club.client(None).get(url).status_code in (401, 403)
+    assert club.client(club.organiser).get(url).status_code == 200
+    missing = club.client(club.referee).get("/api/clubs/999999/signals")
+    assert (missing.status_code, missing.json()["code"]) == (404, "not-found")
+    # a player refereeing no club sees no club's signals on the queue
+    assert club.client(club.players[pair[0]]).get("/api/signals").json()["clubs"] == []
