@@ -5,64 +5,19 @@ anyone else gets the API's error codes."""
 
 from __future__ import annotations
 
-import itertools
-import random
 from typing import Any
 
 import pytest
 
-from cacho.engine.errors import RuleError
 from cacho.models import Event
-from cacho.services import matches as match_service
-from tests.cacho.helpers import bot_move, state_of
 from tests.tournaments.disputes import Club
+from tests.tournaments.integrity import play_colluding, play_doubting
 from tournaments.integrity import signals
 from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-_commands = itertools.count(1)
 ONE_ROUND_1V1 = [{"name": "swiss", "format": "swiss", "params": {"rounds": 1, "table_size": 2}}]
-
-
-def _submit(match_id: Any, seat: str, payload: dict[str, Any]) -> bool:
-    try:
-        match_service.submit(match_id, seat, payload, f"integrity-{next(_commands)}")
-    except RuleError:
-        return False
-    return True
-
-
-def play_colluding(match_id: Any) -> None:
-    """Both players only raise the same face, four bids a round, and end it with a calza."""
-    for _ in range(2000):
-        state = state_of(match_id)
-        if state.phase == "over":
-            return
-        seat = state.config.players[state.round.to_act]
-        bid = state.round.bid
-        if bid is not None and len(state.round.actions) >= 4 and _submit(match_id, seat, {"type": "calza"}):
-            continue
-        raised = {"type": "bid", "quantity": bid.quantity + 1 if bid else 1, "face": bid.face if bid else 5}
-        if _submit(match_id, seat, raised) or _submit(match_id, seat, {"type": "calza"}):
-            continue
-        player, payload = bot_move(state, random.Random(0))
-        assert _submit(match_id, player, payload)
-    raise AssertionError("the colluding match does not end")
-
-
-def play_doubting(match_id: Any) -> None:
-    """The opener bids one 5; the other doubts it at once."""
-    for _ in range(2000):
-        state = state_of(match_id)
-        if state.phase == "over":
-            return
-        seat = state.config.players[state.round.to_act]
-        if state.round.bid is None:
-            assert _submit(match_id, seat, {"type": "bid", "quantity": 1, "face": 5})
-        else:
-            assert _submit(match_id, seat, {"type": "dudo"})
-    raise AssertionError("the doubting match does not end")
 
 
 @pytest.fixture
@@ -79,7 +34,8 @@ def played(club: Club) -> tuple[Club, list[str]]:
 
 def test_the_referee_sees_a_pair_that_never_doubts_each_other(played: tuple[Club, list[str]]) -> None:
     club, pair = played
-    answer = club.client(club.referee).get(f"/api/clubs/{club.tournament.club_id}/signals")
+    url = f"/api/clubs/{club.tournament.club_id}/signals"
+    answer = club.client(club.referee).get(url, HTTP_ACCEPT_LANGUAGE="en")
     assert answer.status_code == 200, answer.json()
     body = answer.json()
     assert body["club"] == club.tournament.club_id and body["rounds"] > 10
@@ -99,6 +55,9 @@ def test_the_referee_sees_a_pair_that_never_doubts_each_other(played: tuple[Club
         event = Event.objects.get(stream_id=colluding, version=evidence["version"])
         assert event.type == "round_resolved" and event.payload["result"] == "calza"
     assert sorted(e["round"] for e in hit["evidence"]) == list(range(1, len(hit["evidence"]) + 1))
+    spanish = club.client(club.referee).get(url, HTTP_ACCEPT_LANGUAGE="es").json()
+    assert "nunca una sanción automática" in spanish["note"]
+    assert any("sin dudar ni una sola vez" in s["hint"] for s in spanish["signals"])
 
     # the queue page's endpoint: every club the caller referees
     queue = club.client(club.referee).get("/api/signals").json()
