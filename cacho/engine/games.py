@@ -304,7 +304,7 @@ class BiddingGame(_EngineGame):
     ruling_kinds = frozenset(KINDS) - {"correct-turn"}
 
     def round_facts(self, events: Sequence[Event]) -> tuple[RoundFacts, ...]:
-        return bidding_round_facts(events)  # type: ignore[arg-type]
+        return bidding_round_facts(events)
 
     def rulesets(self) -> tuple[str, ...]:
         return tuple(bidding.RULESETS)

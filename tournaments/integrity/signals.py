@@ -24,6 +24,8 @@ GIFTING = "call-gifting"
 EXACT_BIDS = "exact-bids"
 RESPONSE_TIME = "response-time"
 KINDS = (NEVER_DOUBTS, GIFTING, EXACT_BIDS, RESPONSE_TIME)
+DOUBT = "dudo"  # the call (a kind of answer), not the game
+CALLS = (DOUBT, "calza")
 
 # Thresholds (docs/integrity.md). A p-value is the chance of seeing at least this much
 # (or, for never-doubts, this little) under honest play; tiny samples never flag.
@@ -161,7 +163,7 @@ def never_doubts(rounds: Sequence[Round]) -> list[Signal]:
     answers = [(r, a) for r in rounds for a in r.answers]
     doubts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])  # (player, bidder)
     for _r, a in answers:
-        doubts[a.player, a.bidder][0] += a.kind == "dudo"
+        doubts[a.player, a.bidder][0] += a.kind == DOUBT
         doubts[a.player, a.bidder][1] += 1
     all_doubts = sum(d for d, _n in doubts.values())
     club_rate = all_doubts / len(answers) if answers else 0.0
@@ -171,7 +173,7 @@ def never_doubts(rounds: Sequence[Round]) -> list[Signal]:
         for other in players[i + 1 :]:
             pair = {one, other}
             between = [(r, a) for r, a in answers if {a.player, a.bidder} == pair]
-            if len(between) < MIN_CHANCES or any(a.kind == "dudo" for _r, a in between):
+            if len(between) < MIN_CHANCES or any(a.kind == DOUBT for _r, a in between):
                 continue
             rates = {p: _doubt_rate(doubts, p, pair, club_rate) for p in pair}
             chances = [rates[a.player] for _r, a in between]
@@ -208,7 +210,7 @@ def gifting(rounds: Sequence[Round]) -> list[Signal]:
     some) far more often than such calls do across the club: each call has its kind's
     club-wide rate of going wrong (the pair's own calls left out); the p-value is the
     chance of at least as many."""
-    calls = [r for r in rounds if r.call in ("dudo", "calza") and r.caller and r.target]
+    calls = [r for r in rounds if r.call in CALLS and r.caller and r.target]
     by_pair: dict[tuple[str, str], list[Round]] = defaultdict(list)
     for r in calls:
         by_pair[r.caller, r.target].append(r)  # type: ignore[index]
@@ -257,7 +259,7 @@ def exact_bids(rounds: Sequence[Round]) -> list[Signal]:
     others' predict; the p-value is the chance of at least as many."""
     doubted: dict[str, list[tuple[Round, float]]] = defaultdict(list)
     for r in rounds:
-        chance = exact_chance(r) if r.call == "dudo" and r.target and r.count is not None else None
+        chance = exact_chance(r) if r.call == DOUBT and r.target and r.count is not None else None
         if chance is not None:
             doubted[r.target].append((r, chance))  # type: ignore[index]
     found = []

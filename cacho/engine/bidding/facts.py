@@ -10,6 +10,7 @@ from cacho.engine.bidding.counting import counted_positions, ones_are_wild
 from cacho.engine.bidding.events import (
     BidMade,
     Event,
+    MatchStarted,
     PasoAnnounced,
     RoundRecorded,
     RoundResolved,
@@ -23,7 +24,7 @@ FACES = 6
 
 
 def round_facts(events: Sequence[Event]) -> tuple[RoundFacts, ...]:
-    if not events:
+    if not events or not isinstance(events[0], MatchStarted):
         return ()
     state: MatchState = initial_state(events[0])
     found: list[RoundFacts] = []
