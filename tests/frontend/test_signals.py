@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 
 from tests.frontend.conftest import shot
 from tests.live.harness import session_cookie
-from tests.tournaments.integrity import play_colluding, play_doubting
+from tests.tournaments.integrity import play_tables
 from tournaments import services
 from tournaments.models import Membership, Table
 
@@ -32,17 +32,28 @@ def _user(name: str) -> Any:
 
 
 def _planted() -> tuple[list[str], Any]:
+    """Two one-round Swiss tournaments of the club: the first's table 1 colludes, and so
+    does that pair if the second seats it together again; every other table doubts."""
     boss = _user("ines")
     club = services.create_club("Club Ines", "club-ines", boss)
     services.add_member(club.pk, _user("rafa"), Membership.REFEREE, boss)
-    tournament = services.create_tournament(club.pk, boss, name="Copa", ruleset="dudo", stages=ONE_ROUND_1V1)
-    for name in PLAYERS:
-        services.register(tournament.pk, boss, name=name, user=_user(name))
-    services.start_tournament(tournament.pk, boss)
-    first, second = Table.objects.filter(round__tournament=tournament).order_by("number")
-    play_colluding(first.match_id)
-    play_doubting(second.match_id)
-    return sorted(first.seats.values_list("entry__name", flat=True)), first.match_id
+    pair: list[str] = []
+    colluding = None  # the first tournament's colluding match
+    for name in ("Copa", "Revancha"):
+        tournament = services.create_tournament(
+            club.pk, boss, name=name, ruleset="dudo", stages=ONE_ROUND_1V1
+        )
+        for player in PLAYERS:
+            services.register(tournament.pk, boss, name=player, user=_user(player))
+        services.start_tournament(tournament.pk, boss)
+        tables = Table.objects.filter(round__tournament=tournament).order_by("number")
+        if colluding is None:
+            pair, colluding = (
+                sorted(tables[0].seats.values_list("entry__name", flat=True)),
+                tables[0].match_id,
+            )
+        play_tables(tables, pair)
+    return pair, colluding
 
 
 def test_the_queue_shows_a_planted_signal_with_its_rounds(open_page: Any) -> None:
