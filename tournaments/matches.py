@@ -19,6 +19,7 @@ from typing import Any
 
 from cacho.engine.errors import RuleError
 from cacho.engine.games import game_for
+from cacho.engine.round_facts import RoundFacts
 from cacho.models import Event, Match, MatchSummary, Seat
 from cacho.services import matches as match_service
 from cacho.store import read_stream
@@ -233,6 +234,41 @@ def rule_match(match_id: Any, ruling: dict[str, Any], *, referee: str, reason: s
     version after it. RuleError (an illegal ruling) leaves the stream as it was."""
     result = match_service.rule(match_id, ruling, referee=referee, reason=reason, command_id=command_id)
     return int(result.version)
+
+
+# ---------------------------------------------------------------- integrity signals
+
+
+@dataclass(frozen=True)
+class PlayedMatch:
+    """A finished match's round facts (the engine's), with what joins them to the stream:
+    each event's version and recording time by its position, and the seats' users."""
+
+    match_id: Any
+    live_clock: bool  # played online: not a physical table's, not an imported record
+    users: dict[str, Any]  # seat name -> user id (seats without an account left out)
+    facts: tuple[RoundFacts, ...]
+    versions: tuple[int, ...]
+    recorded_at: tuple[Any, ...]
+
+
+def played_matches(match_ids: Sequence[Any]) -> Iterator[PlayedMatch]:
+    """The finished matches among `match_ids`, newest first, each read from its stream."""
+    found = Match.objects.filter(pk__in=list(match_ids), status=Match.STATUS_FINISHED)
+    for match in found.order_by("-finished_at"):
+        game = game_for(match.ruleset)
+        rows = read_stream(match.pk)
+        events = [game.event_from_dict({"type": e.type, **e.payload}) for e in rows]
+        facts = game.round_facts(events)
+        seats = Seat.objects.filter(match=match, user__isnull=False).values_list("name", "user_id")
+        yield PlayedMatch(
+            match.pk,
+            not match.imported and not any(f.physical for f in facts),
+            dict(seats),
+            facts,
+            tuple(e.version for e in rows),
+            tuple(e.recorded_at for e in rows),
+        )
 
 
 # ---------------------------------------------------------------- forfeits and bots

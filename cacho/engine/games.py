@@ -33,6 +33,7 @@ from cacho.engine.alalay.record import ruling_of as alalay_record_ruling
 from cacho.engine.alalay.results import match_results as alalay_results
 from cacho.engine.bidding.bots import bot_payload as bidding_bot_payload
 from cacho.engine.bidding.entries import entry_options as bidding_entry_options
+from cacho.engine.bidding.facts import round_facts as bidding_round_facts
 from cacho.engine.bidding.record import command_of_action as bidding_record_command
 from cacho.engine.bidding.record import match_started_of as bidding_record_start
 from cacho.engine.bidding.record import outcome_command as bidding_outcome_command
@@ -42,6 +43,7 @@ from cacho.engine.bidding.rules import OPTIONS
 from cacho.engine.bots import BotRandom
 from cacho.engine.errors import RuleError
 from cacho.engine.results import SeatResult
+from cacho.engine.round_facts import RoundFacts
 from cacho.engine.rulings import KINDS, parse_ruling
 from cacho.engine.traits import ALALAY, BIDDING, TableLine, Traits, alalay_line, bidding_line
 from cacho.engine.undo import Undo
@@ -244,6 +246,11 @@ class Game(Protocol):
         """The events of a valid record, decided again; `physical`: as a physical table's."""
         ...
 
+    def round_facts(self, events: Sequence[Event]) -> tuple[RoundFacts, ...]:
+        """Each finished round's facts (`cacho.engine.round_facts`); none for a game
+        without bids."""
+        ...
+
 
 class _EngineGame:
     """What an adapter passes straight on to its engine package (`engine`)."""
@@ -295,6 +302,9 @@ class BiddingGame(_EngineGame):
     engine = bidding
     traits = BIDDING
     ruling_kinds = frozenset(KINDS) - {"correct-turn"}
+
+    def round_facts(self, events: Sequence[Event]) -> tuple[RoundFacts, ...]:
+        return bidding_round_facts(events)
 
     def rulesets(self) -> tuple[str, ...]:
         return tuple(bidding.RULESETS)
@@ -527,6 +537,9 @@ class AlalayGame(_EngineGame):
     engine = alalay
     traits = ALALAY
     ruling_kinds = frozenset(KINDS) - {"void-round", "adjust-dice"}
+
+    def round_facts(self, events: Sequence[Event]) -> tuple[RoundFacts, ...]:
+        return ()  # no bid, no call: nothing for the integrity signals
 
     def rulesets(self) -> tuple[str, ...]:
         return ("alalay",)

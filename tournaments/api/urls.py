@@ -3,7 +3,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from tournaments.api import disputes, evening, lobby, physical, views
+from tournaments.api import disputes, evening, integrity, lobby, physical, views
 
 app_name = "tournaments-api"
 
@@ -17,6 +17,7 @@ urlpatterns = [
     path("me/memberships", views.MyMembershipsView.as_view(), name="my-memberships"),
     path("matches/<str:match_id>/disputes", disputes.MatchDisputesView.as_view(), name="match-disputes"),
     path("disputes", disputes.DisputeQueueView.as_view(), name="disputes"),
+    path("signals", integrity.SignalsView.as_view(), name="signals"),
     path("disputes/<str:dispute_id>", disputes.DisputeView.as_view(), name="dispute"),
     path(
         "disputes/<str:dispute_id>/comments", disputes.DisputeCommentView.as_view(), name="dispute-comments"
@@ -41,6 +42,7 @@ urlpatterns = [
         name="club-invitation",
     ),
     path("clubs/<str:club_id>/log", evening.ClubLogView.as_view(), name="club-log"),
+    path("clubs/<str:club_id>/signals", integrity.ClubSignalsView.as_view(), name="club-signals"),
     path(
         "tournaments/<str:tournament_id>/entries/bulk", evening.BulkEntriesView.as_view(), name="entries-bulk"
     ),

@@ -85,3 +85,36 @@ def timeout(by: str) -> dict[str, Any]:
 
 def abandon(by: str) -> dict[str, Any]:
     return {"by": by, "abandon": True}
+
+
+def bot_match(
+    ruleset: str, players: list[str], seed: int, options: dict[str, Any] | None = None
+) -> list[Any]:
+    """The events of a whole match the engine's bot policy plays at every seat
+    (`Game.bot_payload`), its dice drawn from `random.Random(seed)`."""
+    import random
+
+    from cacho.engine.games import DiceNeeded, game_for
+
+    game = game_for(ruleset)
+    rng = random.Random(seed)
+    events = list(game.start(ruleset, options or {}, players, rng.randrange(len(players)), 30))
+    state = game.replay(events)
+    for at in range(1, 20_000):
+        if game.is_over(state):
+            return events
+        needed = game.dice_needed(state, at)
+        if needed is not None:
+            command = needed.build(tuple(rng.randint(1, 6) for _ in range(needed.count)))
+        else:
+            seat = game.to_act(state)
+            assert seat is not None
+            payload = game.bot_payload(state, seat, rng)
+            assert payload is not None
+            command = game.parse_command(seat, payload, at)
+            if isinstance(command, DiceNeeded):
+                command = command.build(tuple(rng.randint(1, 6) for _ in range(command.count)))
+        for event in game.decide(state, command):
+            events.append(event)
+            state = game.evolve(state, event)
+    raise AssertionError("the match does not end")
