@@ -17,7 +17,7 @@ SIGMA = float(MODEL.sigma)
 # A rating is provisional until it has this many rated tables behind it, or while its
 # uncertainty is still this high (a few tables against unknown players teach little).
 PROVISIONAL_TABLES = 5
-PROVISIONAL_SIGMA = 6.0
+PROVISIONAL_SIGMA = 8.0
 
 
 @dataclass(frozen=True)
