@@ -129,7 +129,8 @@ def main() -> int:
     seats = sum(len(lines) for _, _, lines in tables)
     elapsed, changes = pure(tables)
     print(
-        f"pure fold: {args.tables:,} tables ({seats:,} seats, {args.players:,} players) in {elapsed:.2f} s: "
+        f"pure fold: {args.tables:,} tables ({seats:,} seats, {args.players:,} players, {changes:,} changes) "
+        f"in {elapsed:.2f} s: "
         f"{args.tables / elapsed:,.0f} tables/s, {elapsed / args.tables * 1e6:.1f} µs/table"
     )
     if args.skip_db:
