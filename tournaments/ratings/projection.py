@@ -130,7 +130,8 @@ def _from(order: Order | None) -> Q:
     if order is None:
         return Q()
     key, match = order
-    return Q(key__gt=key) | Q(key=key, match_id__gte=match)
+    # `key >= K` on its own too: the index on (family, key, match_id) bounds the scan.
+    return Q(key__gte=key) & (Q(key__gt=key) | Q(key=key, match_id__gte=match))
 
 
 def _table(row: RatedMatch) -> RatedTable:
