@@ -80,3 +80,32 @@ def test_a_players_page_plots_their_rating_history(open_page: Any) -> None:
     mine.click('#my-ratings li[data-family="dudo"] a')
     mine.wait_for_selector("#player-ratings svg.rating-history")
     assert mine.inner_text("#player-name") == "caro"
+
+
+def test_an_organiser_fills_the_seeding_ratings_from_the_platform(open_page: Any) -> None:
+    from tournaments.models import Entry
+
+    club = rated_players()
+    organiser = get_user_model().objects.get(username="ana")
+    stages = [{"name": "swiss", "format": "swiss", "params": {"rounds": 1, "table_size": 2}}]
+    tournament = services.create_tournament(
+        club.pk, organiser, name="Copa sembrada", ruleset="dudo", stages=stages, seeding_method="rating"
+    )
+    for name in ("beto", "eva"):
+        services.register(
+            tournament.pk, organiser, name=name, user=get_user_model().objects.get(username=name)
+        )
+    services.register(tournament.pk, organiser, name="invitado")
+    page = open_page(f"/organise/{tournament.pk}/entries/", "ana", locale="es", watch=True)
+    page.wait_for_selector("#d-rating-seeding:not([hidden]) #d-rating-list tbody tr")
+    entries = dict(Entry.objects.filter(tournament=tournament).values_list("name", "pk"))
+    eva = page.locator(f'tr[data-rating-entry="{entries["eva"]}"]')
+    assert "provisional" in eva.inner_text()
+    assert "provisional" not in page.locator(f'tr[data-rating-entry="{entries["beto"]}"]').inner_text()
+    assert "todavía ninguna" in page.locator(f'tr[data-rating-entry="{entries["invitado"]}"]').inner_text()
+    page.click("#d-ratings-fill")
+    page.wait_for_selector("#d-ratings-done:not(:empty)")
+    ratings = dict(Entry.objects.filter(tournament=tournament).values_list("name", "rating"))
+    assert ratings["beto"] is not None and ratings["eva"] is not None and ratings["invitado"] is None
+    assert f"{ratings['beto']}" in page.locator(f'tr[data-rating-entry="{entries["beto"]}"]').inner_text()
+    shot(page, "ratings-desk-seeding-es")
