@@ -32,4 +32,5 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(next_page="frontend:home"), name="logout"),
     path("players/<str:username>/", views.player, name="player"),
+    path("ratings/", views.ratings, name="ratings"),
 ]

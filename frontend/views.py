@@ -25,7 +25,8 @@ from frontend.labels import (
     tournament_page_labels,
 )
 from tournaments import catalogue
-from tournaments.models import Tournament
+from tournaments.models import Club, Tournament
+from tournaments.ratings import plot, reading
 
 
 def _page(request: HttpRequest, template: str, **context: Any) -> HttpResponse:
@@ -120,6 +121,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         request,
         "profile.html",
         memberships=clubs,
+        ratings=reading.player_ratings(request.user),
         username=request.user.get_username(),
         source=reverse("tournaments-api:my-match-history"),
         labels=_lobby_labels(),
@@ -157,16 +159,51 @@ def _lobby_labels() -> dict[str, Any]:
 
 
 def player(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's page: their tournaments and matches (`matches-list.js`, from
-    `GET /api/players/<username>` and `/matches`); the site's 404 for an unknown name."""
+    """A player's page: their ratings (history plot, head-to-head), rendered here, then their
+    tournaments and matches (`matches-list.js`, from `GET /api/players/<username>` and
+    `/matches`); the site's 404 for an unknown name. Ratings are no match state: the page
+    draws them itself, the SVG plot included."""
     from django.contrib.auth import get_user_model
 
-    if not get_user_model().objects.filter(username=username).exists():
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
         raise Http404("no such player")
     return _page(
         request,
         "player.html",
         username=username,
+        ratings=_ratings_of(user),
         source=reverse("tournaments-api:player-matches", args=[username]),
         labels=_lobby_labels(),
+    )
+
+
+def _ratings_of(user: Any) -> list[dict[str, Any]]:
+    """The player's ratings per family, each with its history chart."""
+    found = []
+    for rating in reading.player_ratings(user):
+        points = [(p["number"], p["rating"], p["placement"], p["table_size"]) for p in rating["history"]]
+        found.append({**rating, "chart": plot.chart(points)})
+    return found
+
+
+def ratings(request: HttpRequest) -> HttpResponse:
+    """A leaderboard, rendered here: a family's best ratings, of everyone or of a club's
+    members (`?family=dudo|alalay&club=<id>`); an unknown family or club is the site's 404."""
+    family = request.GET.get("family") or reading.FAMILIES[0]
+    if family not in reading.FAMILIES:
+        raise Http404("no such game family")
+    club = None
+    club_ref = request.GET.get("club") or ""
+    if club_ref:
+        club = Club.objects.filter(pk=int(club_ref)).first() if club_ref.isdigit() else None
+        if club is None:
+            raise Http404(_("No such club."))
+    return _page(
+        request,
+        "ratings.html",
+        family=family,
+        families=[(code, reading.family_label(code)) for code in reading.FAMILIES],
+        club=club,
+        rows=reading.leaderboard(family, club.pk if club else None),
     )

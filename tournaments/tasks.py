@@ -5,12 +5,15 @@ beside the steps they run (take ids, never model instances; idempotent):
   (`services.results`; queued by the match server's finished-match listener);
 * `tournaments.advance_tournament(tournament_id)`: draw the next round once the latest has
   finished (`services.lifecycle`; queued after the commit that finishes a round);
+* `tournaments.rate_match(match_id)`: the ratings after a table finished or was ruled on
+  (`ratings.projection`; queued after that commit);
 * `tournaments.sweep()`: the safety net (beat, every few seconds, `tournaments/celery.py`).
 """
 
 from __future__ import annotations
 
+from tournaments.ratings.projection import rate_match_task
 from tournaments.services.lifecycle import advance_tournament
 from tournaments.services.results import record_match_task, sweep
 
-__all__ = ["advance_tournament", "record_match_task", "sweep"]
+__all__ = ["advance_tournament", "rate_match_task", "record_match_task", "sweep"]

@@ -51,6 +51,9 @@ class TournamentInput(serializers.Serializer):
     physical = serializers.BooleanField(
         required=False, default=False, help_text="played at physical tables, entered by scorekeepers"
     )
+    rated = serializers.BooleanField(
+        required=False, default=True, help_text="its finished tables count for the players' ratings"
+    )
 
 
 class TournamentUpdate(serializers.Serializer):
@@ -60,6 +63,7 @@ class TournamentUpdate(serializers.Serializer):
     checkin_deadline = serializers.DateTimeField(required=False, allow_null=True)
     appeal_minutes = serializers.IntegerField(required=False, help_text="0 to 1440; may change at any time")
     physical = serializers.BooleanField(required=False, help_text="physical tables; until the start")
+    rated = serializers.BooleanField(required=False, help_text="rated tables; until the start")
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -93,6 +97,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "stage_plan",
             "appeal_minutes",
             "physical",
+            "rated",
             "version",
             "head_hash",
             "created_at",

@@ -3,7 +3,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from tournaments.api import disputes, evening, integrity, lobby, physical, views
+from tournaments.api import disputes, evening, integrity, lobby, physical, ratings, views
 
 app_name = "tournaments-api"
 
@@ -33,6 +33,13 @@ urlpatterns = [
     path("me/match-history", lobby.MyMatchHistoryView.as_view(), name="my-match-history"),
     path("players/<str:username>", lobby.PlayerView.as_view(), name="player"),
     path("players/<str:username>/matches", lobby.PlayerMatchesView.as_view(), name="player-matches"),
+    path("players/<str:username>/ratings", ratings.PlayerRatingsView.as_view(), name="player-ratings"),
+    path("ratings", ratings.LeaderboardView.as_view(), name="ratings"),
+    path(
+        "tournaments/<str:tournament_id>/platform-ratings",
+        ratings.TournamentRatingsView.as_view(),
+        name="platform-ratings",
+    ),
     # A club evening (before the router: these paths share its prefixes)
     path("clubs/<str:club_id>/members", evening.ClubMembersView.as_view(), name="club-members"),
     path("clubs/<str:club_id>/members/<str:username>", evening.ClubMemberView.as_view(), name="club-member"),

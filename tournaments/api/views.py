@@ -129,6 +129,7 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
             stages=[dict(x) for x in v["stages"]] if v.get("stages") else None,
             appeal_minutes=v["appeal_minutes"],
             physical=v["physical"],
+            rated=v["rated"],
         )
         return Response(
             s.TournamentSerializer(tournament, context={"request": request}).data,

@@ -73,6 +73,7 @@ def create_tournament(
     stages: list[dict[str, Any]] | None = None,
     appeal_minutes: int = 15,
     physical: bool = False,
+    rated: bool = True,
 ) -> Tournament:
     club = Club.objects.filter(pk=club_id).first()
     if club is None:
@@ -99,6 +100,8 @@ def create_tournament(
     _check_appeal_minutes(appeal_minutes)
     if not isinstance(physical, bool):
         raise TournamentError("physical-invalid", _("Physical tables is true or false."))
+    if not isinstance(rated, bool):
+        raise TournamentError("rated-invalid", _("Rated is true or false."))
     if seeding_method not in seeding.METHODS:
         raise TournamentError("seeding-method-unknown", _("Seeding is manual, by rating or a draw."))
     plan = stages or [dict(DEFAULT_STAGE[game])]
@@ -134,6 +137,7 @@ def create_tournament(
             stage_plan=plan,
             appeal_minutes=appeal_minutes,
             physical=physical,
+            rated=rated,
             created_by=by,
             status=Tournament.REGISTRATION,
         )
@@ -157,6 +161,7 @@ def create_tournament(
                 "stages": plan,
                 "appeal_minutes": appeal_minutes,
                 "physical": physical,
+                "rated": rated,
             },
             log.actor_of(by),
         )
@@ -171,7 +176,15 @@ def create_tournament(
     return tournament
 
 
-SETTINGS_BEFORE_START = ("name", "options", "turn_seconds", "checkin_deadline", "appeal_minutes", "physical")
+SETTINGS_BEFORE_START = (
+    "name",
+    "options",
+    "turn_seconds",
+    "checkin_deadline",
+    "appeal_minutes",
+    "physical",
+    "rated",
+)
 # A label, and how long a finished last round may be disputed: neither changes a result.
 SETTINGS_ANY_TIME = ("name", "appeal_minutes")
 
@@ -202,6 +215,8 @@ def update_settings(tournament_id: int, by: Any, **changes: Any) -> Tournament:
             _check_appeal_minutes(changes["appeal_minutes"])
         if "physical" in changes and not isinstance(changes["physical"], bool):
             raise TournamentError("physical-invalid", _("Physical tables is true or false."))
+        if "rated" in changes and not isinstance(changes["rated"], bool):
+            raise TournamentError("rated-invalid", _("Rated is true or false."))
         if "options" in changes:
             try:
                 for item in tournament.stage_plan:

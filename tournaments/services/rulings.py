@@ -21,6 +21,7 @@ from cacho.engine.errors import RuleError
 from tournaments import matches
 from tournaments.competition.standings import POINTS
 from tournaments.models import Dispute, Entry, Round, Stage, Table, Tournament
+from tournaments.ratings.projection import rate_after_commit
 from tournaments.services import disputes, log, rankings, standings, tables
 from tournaments.services.errors import TournamentError
 from tournaments.services.lifecycle import locked
@@ -141,6 +142,8 @@ def _apply(dispute_id: int, by: Any, ruling: dict[str, Any], reason: str) -> Dis
     except RuleError as exc:
         raise TournamentError(exc.code, exc.message) from exc
     effect = _retake_result(tournament, table, dispute.pk, version)
+    if effect in ("corrected", "reopened"):
+        rate_after_commit(table.match_id)  # the ratings this table touched, folded again
     now = timezone.now()
     dispute.status, dispute.paused, dispute.closed_at = Dispute.RULED, False, now
     params = {k: v for k, v in ruling.items() if k != "kind"}

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from tournaments.matches import MatchOutcome
 from tournaments.models import Dispute, Entry, Round, Table, Tournament
+from tournaments.ratings.projection import rate_after_commit
 from tournaments.services import log, standings
 from tournaments.services.stage_data import POINTS_RANKED
 
@@ -41,6 +42,7 @@ def finish_table(
     if walkover:
         payload["walkover"] = True
     log.record(tournament, log.TABLE_FINISHED, payload, actor)
+    rate_after_commit(table.match_id)
 
 
 def standings_after(tournament: Tournament, rnd: Round, round_finished: bool) -> None:

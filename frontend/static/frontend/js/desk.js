@@ -1,7 +1,8 @@
 // The desk of a tournament: add an entry (a guest by name, or an account by username; a late
 // entry once it runs, where the format allows), paste a list of names, check entries in
 // (search, big buttons, the count), seed by hand (drag, or type the numbers), withdraw,
-// reinstate, disqualify, remove, link a guest to an account. Only the actions the
+// reinstate, disqualify, remove, link a guest to an account, fill the seeding ratings from
+// the platform ratings (seeding by rating). Only the actions the
 // tournament's state and the user's role allow are offered; each error shows on its row.
 import { L, api, fmt, h } from "./api.js";
 import { clearErrors, showAt, showInForm } from "./errors.js";
@@ -46,6 +47,7 @@ function render() {
   renderAdd();
   renderCheckin(checked, expected);
   renderSeeding();
+  renderRatingSeeding().catch((e) => showAt($("d-ratings-error"), e));
   renderEntries();
 }
 
@@ -171,6 +173,38 @@ function renderEntries() {
   $("d-dq-note").hidden = !view.entries.some((e) => e.status === "disqualified");
   $("d-dq-note").textContent = D.disqualified_note;
 }
+
+// ---------------------------------------------------------------- seeding by rating
+
+function ratingRow(r) {
+  const mark = r.provisional && r.platform_rating !== null
+    ? [" ", h("abbr", { class: "badge", title: D.provisional_title }, D.provisional)] : [];
+  const platform = r.platform_rating === null ? D.no_platform_rating : String(r.platform_rating);
+  return h("tr", { "data-rating-entry": r.entry },
+    h("td", {}, r.name), h("td", {}, platform, ...mark),
+    h("td", {}, r.seeding_rating === null ? "—" : String(r.seeding_rating)));
+}
+
+function showRatings(rows) {
+  const head = h("thead", {}, h("tr", {}, h("th", {}, L.entry), h("th", {}, D.platform_rating),
+    h("th", {}, D.seeding_rating)));
+  $("d-rating-list").replaceChildren(head, h("tbody", {}, rows.map(ratingRow)));
+}
+
+async function renderRatingSeeding() {
+  const show = registration() && view.t.seeding === "rating" && can().manage;
+  $("d-rating-seeding").hidden = !show;
+  if (show) showRatings(await api(`/api/tournaments/${id}/platform-ratings`));
+}
+
+$("d-ratings-fill").addEventListener("click", async () => {
+  clearErrors($("d-rating-seeding"));
+  $("d-ratings-done").textContent = "";
+  try {
+    showRatings(await api(`/api/tournaments/${id}/platform-ratings`, { method: "POST" }));
+    $("d-ratings-done").textContent = D.ratings_filled;
+  } catch (e) { showAt($("d-ratings-error"), e); }
+});
 
 // ---------------------------------------------------------------- seeding by hand
 
