@@ -199,12 +199,7 @@ def _rule(
             batch.settle()
             rows = batch.commit()
     except (VersionConflict, RuleError, IntegrityError) as exc:
-        previous = _first_result(match_id, command_id) if command_id else None
-        if previous is not None:
-            return previous
-        if isinstance(exc, IntegrityError):
-            raise VersionConflict(store.current_version(match_id)) from exc
-        raise
+        return _repeated(match_id, command_id, exc)
     return Result(match_id, rows[-1].version, rows)
 
 
@@ -276,13 +271,20 @@ def enter(
             batch.settle()
             rows = batch.commit()
     except (VersionConflict, RuleError, IntegrityError) as exc:
-        previous = _first_result(match_id, command_id) if command_id else None
-        if previous is not None:
-            return previous
-        if isinstance(exc, IntegrityError):
-            raise VersionConflict(store.current_version(match_id)) from exc
-        raise
+        return _repeated(match_id, command_id, exc)
     return Result(match_id, rows[-1].version, rows)
+
+
+def _repeated(match_id: Any, command_id: str, exc: Exception) -> Result:
+    """After a refusal: the first result of a command id seen before (a repeat writes
+    nothing), else the refusal itself, a lost race on the stream's unique index as a
+    VersionConflict."""
+    previous = _first_result(match_id, command_id) if command_id else None
+    if previous is not None:
+        return previous
+    if isinstance(exc, IntegrityError):
+        raise VersionConflict(store.current_version(match_id)) from exc
+    raise exc
 
 
 def last_entry_is_scorekeepers(match_id: Any, version: int) -> bool:
