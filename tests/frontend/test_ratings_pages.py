@@ -61,6 +61,7 @@ def test_a_players_page_plots_their_rating_history(open_page: Any) -> None:
     dudo = page.locator('section.rating[data-family="dudo"]')
     points = dudo.locator("svg.rating-history circle.point")
     assert points.count() == 5  # one point per rated table
+    assert "5 rated tables" in dudo.locator(".rating-figure").inner_text()
     last = float(points.nth(4).get_attribute("data-rating") or "nan")
     assert f"{last:.1f}" == dudo.locator(".rating-value").inner_text()
     assert dudo.locator("svg.rating-history polyline.line").get_attribute("points").count(",") == 5
@@ -72,6 +73,7 @@ def test_a_players_page_plots_their_rating_history(open_page: Any) -> None:
     section = spanish.locator('section.rating[data-family="dudo"]')
     assert section.locator("circle.point").count() == 1
     assert "provisional" in section.inner_text() and "Cara a cara" in section.inner_text()
+    assert "1 mesa puntuada" in section.locator(".rating-figure").inner_text()  # one table, singular
     assert "Historial" in (section.locator("svg > title").text_content() or "")
     shot(spanish, "ratings-player-es")
 
@@ -107,5 +109,6 @@ def test_an_organiser_fills_the_seeding_ratings_from_the_platform(open_page: Any
     page.wait_for_selector("#d-ratings-done:not(:empty)")
     ratings = dict(Entry.objects.filter(tournament=tournament).values_list("name", "rating"))
     assert ratings["beto"] is not None and ratings["eva"] is not None and ratings["invitado"] is None
-    assert f"{ratings['beto']}" in page.locator(f'tr[data-rating-entry="{entries["beto"]}"]').inner_text()
+    spanish = f"{ratings['beto']:.2f}".rstrip("0").rstrip(".").replace(".", ",")  # "12,5", not "12.5"
+    assert spanish in page.locator(f'tr[data-rating-entry="{entries["beto"]}"]').inner_text()
     shot(page, "ratings-desk-seeding-es")

@@ -130,7 +130,7 @@ def test_the_end_screen_shows_the_tournaments_updated_standings(open_page: Any) 
     rows = page.locator("#end-standings-table tbody tr:not(.gap)")
     assert rows.count() == len(expected)  # the five leaders, and the player's own row if further down
     positions = [row["position"] for row in expected]  # from 0; a gap wherever the places jump
-    gap = any(later > earlier + 1 for earlier, later in zip(positions, positions[1:]))
+    gap = any(later > earlier + 1 for earlier, later in itertools.pairwise(positions))
     assert page.locator("#end-standings-table tr.gap").count() == int(gap)
     mine = page.locator("#end-standings-table tr.mine")
     assert mine.count() == 1 and mine.inner_text().split("\t")[1] == f"{loser} (You)"

@@ -176,13 +176,16 @@ function renderEntries() {
 
 // ---------------------------------------------------------------- seeding by rating
 
+// Ratings as the page's language writes numbers ("12,5" in Spanish).
+const ratingNumber = new Intl.NumberFormat(document.documentElement.lang || undefined, { maximumFractionDigits: 2 });
+
 function ratingRow(r) {
   const mark = r.provisional && r.platform_rating !== null
     ? [" ", h("abbr", { class: "badge", title: D.provisional_title }, D.provisional)] : [];
-  const platform = r.platform_rating === null ? D.no_platform_rating : String(r.platform_rating);
+  const platform = r.platform_rating === null ? D.no_platform_rating : ratingNumber.format(r.platform_rating);
   return h("tr", { "data-rating-entry": r.entry },
     h("td", {}, r.name), h("td", {}, platform, ...mark),
-    h("td", {}, r.seeding_rating === null ? "—" : String(r.seeding_rating)));
+    h("td", {}, r.seeding_rating === null ? "—" : ratingNumber.format(r.seeding_rating)));
 }
 
 function showRatings(rows) {
