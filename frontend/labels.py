@@ -102,6 +102,18 @@ def dispute_labels() -> dict[str, Any]:
             "p_value": _("chance under fair play %(p)s"),
             "evidence_n": _("The rounds (%(n)s)"),
             "round_of_match": _("Round %(n)s of match %(match)s"),
+            "this_match": _("this match"),
+            "about_players": _plural(
+                lambda n: ngettext(
+                    "%(n)s signal names %(names)s, from %(rounds)s rounds of the club's finished matches.",
+                    "%(n)s signals name %(names)s, from %(rounds)s rounds of the club's finished matches.",
+                    n,
+                )
+            ),
+            "none_about_players": _(
+                "No signal names %(names)s in %(rounds)s rounds of the club's finished matches."
+            ),
+            "no_accounts": _("No player at this table has an account: signals follow accounts."),
         },
         "open": _("Open"),
         "tournament": _("Tournament"),

@@ -1,7 +1,8 @@
 """The dispute queue's "Signals" section (issue #23) in a real browser, against the real
 server, API, engine and data: a club referee sees a planted pair that never doubts each
 other, its hint and its rounds; an evidence link opens the replay at the round's end; the
-section speaks Spanish; a player who referees no club sees no club's signals.
+section speaks Spanish; a player who referees no club sees no club's signals; a dispute's
+review lists the signals naming its table's players, the rounds of its own match marked.
 
 The data is made as the tournament tests make it: a 1v1 Swiss whose first table colludes
 (both players only raise and end every round with a calza) and whose second doubts every
@@ -19,6 +20,7 @@ from tests.live.harness import session_cookie
 from tests.tournaments.integrity import play_tables
 from tournaments import services
 from tournaments.models import Membership, Table
+from tournaments.services import disputes
 
 pytestmark = [pytest.mark.slow]
 
@@ -91,3 +93,33 @@ def test_the_queue_shows_a_planted_signal_with_its_rounds(open_page: Any) -> Non
     player.wait_for_selector("#signals[data-loaded]")
     assert player.locator("li.signal").count() == 0
     assert player.get_attribute("#s-status", "data-count") == "0"
+
+
+def test_a_disputes_review_lists_the_signals_naming_its_players(open_page: Any) -> None:
+    pair, match_id = _planted()
+    dispute = disputes.file_dispute(
+        match_id, _user(pair[0]), reason="other", text="Please check this table", round=1
+    )
+    page = open_page(f"/disputes/{dispute.pk}/", "rafa", watch=True)
+    page.wait_for_selector("#d-signals[data-loaded]")
+    status = page.inner_text("#d-signals-status")
+    count = page.locator("#d-signals li.signal").count()
+    assert status.startswith(f"{count} signal{'s name' if count > 1 else ' names'} {', '.join(pair)}, from")
+    found = page.locator(f'#d-signals li.signal[data-kind="never-doubts"][data-players="{",".join(pair)}"]')
+    assert found.count() == 1 and "without a single dudo" in found.inner_text()
+    for item in page.locator("#d-signals li.signal").all():  # each names a player at the table
+        assert set((item.get_attribute("data-players") or "").split(",")) & set(pair)
+    found.locator("summary").click()
+    here = found.locator("li.here")
+    assert here.count() >= 3 and here.count() == found.locator(f'a[data-evidence^="{match_id}:"]').count()
+    assert here.first.locator(".s-here").inner_text() == "this match"
+    shot(page, "signals-dispute-review")
+
+    spanish = open_page(f"/disputes/{dispute.pk}/", "rafa", locale="es", watch=True)
+    spanish.wait_for_selector("#d-signals[data-loaded]")
+    assert spanish.inner_text("#d-signals-title") == "Señales sobre estos jugadores"
+    assert "nombra" in spanish.inner_text("#d-signals-status")
+
+    player = open_page(f"/disputes/{dispute.pk}/", pair[0], watch=True)  # the player sees the dispute only
+    player.wait_for_selector("#dispute[data-loaded]")
+    assert player.locator("#referee").is_hidden()

@@ -98,3 +98,44 @@ def test_only_the_clubs_referees_see_its_signals(played: tuple[Club, list[str]],
     assert (missing.status_code, missing.json()["code"]) == (404, "not-found")
     # a player refereeing no club sees no club's signals on the queue
     assert club.client(club.players[pair[0]]).get("/api/signals").json()["clubs"] == []
+
+
+def test_a_disputes_review_shows_the_signals_naming_its_players(
+    played: tuple[Club, list[str]], make_user: Any
+) -> None:
+    """A collusion report on a colluding player's round-2 table: its review lists the club's
+    signals that name a player at that table (the planted pair among them), none other."""
+    club, pair = played
+    table = club.table_of(pair[0], number=2)
+    seated = sorted(table.seats.values_list("entry__name", flat=True))
+    reporter = club.players[next(name for name in seated if name != pair[0])]
+    filed = club.client(reporter).post(
+        f"/api/matches/{table.match_id}/disputes",
+        {"reason": "collusion", "text": "They never doubt each other", "round": 1},
+        format="json",
+    )
+    assert filed.status_code == 201, filed.json()
+    url = f"/api/disputes/{filed.json()['id']}/signals"
+
+    answer = club.client(club.referee).get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.status_code == 200, answer.json()
+    body = answer.json()
+    assert body["players"] == seated and body["match"] == str(table.match_id)
+    everything = club.client(club.referee).get(f"/api/clubs/{club.tournament.club_id}/signals").json()
+    assert body["rounds"] == everything["rounds"]
+    naming = [s for s in everything["signals"] if set(s["players"]) & set(seated)]
+    assert [(s["kind"], s["players"]) for s in body["signals"]] == [(s["kind"], s["players"]) for s in naming]
+    found = [[s["kind"], s["players"]] for s in body["signals"]]
+    assert [signals.NEVER_DOUBTS, pair] in found, _diagnosis(club)
+    for signal in body["signals"]:
+        for evidence in signal["evidence"]:
+            assert evidence["here"] is (evidence["match"] == str(table.match_id))
+
+    # the table's players see the dispute, never the signals; nor does a referee of no club of it
+    for user in (reporter, club.players[pair[0]]):
+        refused = club.client(user).get(url)
+        assert (refused.status_code, refused.json()["code"]) == (403, "signals-not-referee")
+    stranger = club.client(make_user("outsider")).get(url)
+    assert (stranger.status_code, stranger.json()["code"]) == (403, "forbidden")
+    missing = club.client(club.referee).get("/api/disputes/999999/signals")
+    assert (missing.status_code, missing.json()["code"]) == (404, "not-found")

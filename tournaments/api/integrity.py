@@ -1,6 +1,7 @@
 """The integrity signals API (docs/integrity.md): a club's signals for its referees
-(`GET /api/clubs/<id>/signals`) and those of every club the caller referees
-(`GET /api/signals`, the dispute queue page's "Signals" section). Thin views over
+(`GET /api/clubs/<id>/signals`), those of every club the caller referees
+(`GET /api/signals`, the dispute queue page's "Signals" section) and those naming a
+disputed table's players (`GET /api/disputes/<id>/signals`, the review page). Thin views over
 `tournaments.integrity.service`; errors as everywhere in this API (`{"code", "message"}`)."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from rest_framework.views import APIView
 
 from tournaments.api.views import ERRORS, exception_handler
 from tournaments.integrity import service, signals
+from tournaments.services import disputes
 
 
 def kind_labels() -> dict[str, str]:
@@ -64,7 +66,9 @@ def hint(signal: signals.Signal) -> str:
     }
 
 
-def signal_json(signal: signals.Signal) -> dict[str, Any]:
+def signal_json(signal: signals.Signal, match: str | None = None) -> dict[str, Any]:
+    """The signal with its hint; with `match`, each round of evidence says whether it is of
+    that match (`here`)."""
     return {
         "kind": signal.kind,
         "kind_label": kind_labels()[signal.kind],
@@ -74,7 +78,8 @@ def signal_json(signal: signals.Signal) -> dict[str, Any]:
         "figures": signal.figures,
         "hint": hint(signal),
         "evidence": [
-            {**e.as_json(), "url": f"/matches/{e.match}/replay#v={e.version}"} for e in signal.evidence
+            {**e.as_json(), "url": f"/matches/{e.match}/replay#v={e.version}", "here": e.match == match}
+            for e in signal.evidence
         ],
     }
 
@@ -123,3 +128,23 @@ class SignalsView(Base):
                 }
             )
         return Response({"note": note(), "clubs": clubs})
+
+
+class DisputeSignalsView(Base):
+    @extend_schema(operation_id="dispute_signals", responses={200: dict, **ERRORS})
+    def get(self, request: Request, dispute_id: str) -> Response:
+        """The club's integrity signals that name a player seated at the disputed match, each
+        round of evidence marked when it is of that match (the club's referees only)."""
+        dispute = disputes.visible(dispute_id, request.user)
+        players, found, rounds = service.dispute_signals(dispute, request.user)
+        match = str(dispute.match_id)
+        return Response(
+            {
+                "dispute": dispute.pk,
+                "match": match,
+                "players": players,
+                "rounds": rounds,
+                "note": note(),
+                "signals": [signal_json(s, match) for s in found],
+            }
+        )

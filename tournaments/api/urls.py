@@ -19,6 +19,7 @@ urlpatterns = [
     path("disputes", disputes.DisputeQueueView.as_view(), name="disputes"),
     path("signals", integrity.SignalsView.as_view(), name="signals"),
     path("disputes/<str:dispute_id>", disputes.DisputeView.as_view(), name="dispute"),
+    path("disputes/<str:dispute_id>/signals", integrity.DisputeSignalsView.as_view(), name="dispute-signals"),
     path(
         "disputes/<str:dispute_id>/comments", disputes.DisputeCommentView.as_view(), name="dispute-comments"
     ),

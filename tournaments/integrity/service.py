@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 
+from tournaments import matches
 from tournaments.integrity import reader, signals
-from tournaments.models import Club, Membership
+from tournaments.models import Club, Dispute, Membership
 from tournaments.services.clubs import has_role
 from tournaments.services.errors import NotFound, TournamentError
 
@@ -27,6 +29,17 @@ def club_signals(club_id: Any, user: Any) -> tuple[Club, list[signals.Signal], i
     return club, signals.compute(rounds), len(rounds)
 
 
+def dispute_signals(dispute: Dispute, user: Any) -> tuple[list[str], list[signals.Signal], int]:
+    """The players seated at the disputed match (by username), the club's signals that name
+    at least one of them (strongest first), and how many rounds the signals were read from:
+    what the referee reviewing the dispute may want to weigh, a collusion report above all."""
+    _club, found, rounds = club_signals(dispute.tournament.club_id, user)
+    users = get_user_model().objects.filter(pk__in=list(matches.seat_users(dispute.match_id)))
+    players = sorted(u.get_username() for u in users)
+    concerned = [s for s in found if set(s.players) & set(players)]
+    return players, concerned, rounds
+
+
 def refereed_clubs(user: Any) -> list[Club]:
     """The clubs where the user referees, by name (the queue page's signals)."""
     ids = Membership.objects.filter(user=user, role__in=Membership.REFEREES).values_list("club_id", flat=True)
@@ -40,4 +53,4 @@ def _club(club_id: Any) -> Club:
         raise NotFound(_("No such club.")) from exc
 
 
-__all__ = ["club_signals", "refereed_clubs"]
+__all__ = ["club_signals", "dispute_signals", "refereed_clubs"]

@@ -10,6 +10,8 @@ import { L, api, fmt, h, showError } from "./api.js";
 import { disputeNotices } from "./disputes-live.js";
 import { describe, detail } from "./steps.js";
 import { markReplays } from "./replays.js";
+import { signalItem } from "./signal-list.js";
+import { counted } from "./words.js";
 
 const D = L.disputes || {};
 const section = document.getElementById("dispute");
@@ -128,6 +130,24 @@ function render(d) {
   if (d.status !== "open") $("r-preview-out").hidden = true;
   if (!formBuilt) buildRulingForm(d);
   if (!events.length && !machine.loading) startMachine(d).catch((e) => fail($("tm-error"), e));
+  if (!signalsLoaded) loadSignals().catch((e) => fail($("d-signals-error"), e));
+}
+
+// ---------------------------------------------------------------- signals about the players
+
+let signalsLoaded = false;
+
+async function loadSignals() {
+  signalsLoaded = true;
+  const S = D.signals || {};
+  const data = await api(`/api/disputes/${id}/signals`);
+  const names = data.players.join(", ");
+  const found = { names, rounds: data.rounds };
+  $("d-signals-status").textContent = !data.players.length ? S.no_accounts
+    : data.signals.length ? counted(S.about_players, data.signals.length, found)
+      : fmt(S.none_about_players, found);
+  $("d-signals-list").replaceChildren(...data.signals.map(signalItem));
+  $("d-signals").dataset.loaded = String(data.signals.length);
 }
 
 async function refresh() {
