@@ -139,3 +139,16 @@ def test_a_disputes_review_shows_the_signals_naming_its_players(
     assert (stranger.status_code, stranger.json()["code"]) == (403, "forbidden")
     missing = club.client(club.referee).get("/api/disputes/999999/signals")
     assert (missing.status_code, missing.json()["code"]) == (404, "not-found")
+
+
+def test_a_dispute_before_any_finished_match_has_no_signals(club: Club) -> None:
+    """A live round-1 table, nothing finished in the club yet: the review's signals are empty,
+    read from no round, and still name the table's players."""
+    table = club.table_of("ana")
+    filed = club.client(club.players["ana"]).post(
+        f"/api/matches/{table.match_id}/disputes", {"reason": "other", "round": 1}, format="json"
+    )
+    assert filed.status_code == 201, filed.json()
+    body = club.client(club.referee).get(f"/api/disputes/{filed.json()['id']}/signals").json()
+    seated = sorted(table.seats.values_list("entry__name", flat=True))
+    assert (body["players"], body["signals"], body["rounds"]) == (seated, [], 0)

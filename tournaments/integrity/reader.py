@@ -21,7 +21,7 @@ def club_rounds(club_id: int) -> list[Round]:
         "match_id", flat=True
     )
     played = list(islice(matches.played_matches(list(ids)), MATCHES_MAX))
-    names = _usernames({u for m in played for u in m.users.values()})
+    names = usernames({u for m in played for u in m.users.values()})
     return [r for m in played for r in match_rounds(m, {s: names[u] for s, u in m.users.items()})]
 
 
@@ -65,8 +65,9 @@ def match_rounds(match: matches.PlayedMatch, players: dict[str, str]) -> list[Ro
     return found
 
 
-def _usernames(ids: set[Any]) -> dict[Any, str]:
+def usernames(ids: set[Any]) -> dict[Any, str]:
+    """The users' usernames by id: how the signals name players."""
     return {u.pk: u.get_username() for u in get_user_model().objects.filter(pk__in=list(ids))}
 
 
-__all__ = ["MATCHES_MAX", "club_rounds", "match_rounds"]
+__all__ = ["MATCHES_MAX", "club_rounds", "match_rounds", "usernames"]

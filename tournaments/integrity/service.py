@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 
 from tournaments import matches
@@ -34,8 +33,7 @@ def dispute_signals(dispute: Dispute, user: Any) -> tuple[list[str], list[signal
     at least one of them (strongest first), and how many rounds the signals were read from:
     what the referee reviewing the dispute may want to weigh, a collusion report above all."""
     _club, found, rounds = club_signals(dispute.tournament.club_id, user)
-    users = get_user_model().objects.filter(pk__in=list(matches.seat_users(dispute.match_id)))
-    players = sorted(u.get_username() for u in users)
+    players = sorted(reader.usernames(matches.seat_users(dispute.match_id)).values())
     concerned = [s for s in found if set(s.players) & set(players)]
     return players, concerned, rounds
 
