@@ -410,8 +410,10 @@ $("entry-form").addEventListener("submit", async (event) => {
     $("e-name").value = "";
     $("e-username").value = "";
     $("e-done").textContent = fmt(E.added, { name: entry.name });
-    await manage(current.tournament.id);
+    // Back to the name at once, not after the refresh: a focus moved later would take what
+    // the organiser has started typing into the next entry's account field.
     $("e-name").focus();
+    await manage(current.tournament.id);
   } catch (e) {
     showInForm(form, e, $("e-error"), { "entry-name-taken": "e-name", "entry-name-invalid": "e-name",
       "user-unknown": "e-username", "already-registered": "e-username" });
