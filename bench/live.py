@@ -351,6 +351,7 @@ async def player(url: str, cookie: str, table: Table, run: Run, seed: int, think
     async with socket:
         run.connected += 1
         me = first["d"]["viewer"]["player"]
+        document = first["d"]  # what a state frame says; an event frame's `state` updates it
         await run.go.wait()
         await asyncio.sleep(max(0.0, run.start - clock()))
         pending = False
@@ -370,10 +371,16 @@ async def player(url: str, cookie: str, table: Table, run: Run, seed: int, think
                 if "to_act" in frame:
                     to_act = frame["to_act"]
                     if to_act == me and not pending and not waiting_state:
-                        waiting_state = True
-                        await socket.send('{"t":"state"}')
-            elif kind == "state":
+                        if "state" not in frame:  # a server that does not send it: ask
+                            waiting_state = True
+                            await socket.send('{"t":"state"}')
+                            continue
+                        # The frame that puts me on turn carries my view: no state request.
+                        frame = {"t": "state", "v": frame["v"], "d": {**document, "state": frame["state"]}}
+                        kind = "state"
+            if kind == "state":
                 waiting_state = False
+                document = frame["d"]
                 if frame["d"]["status"] != "live":
                     return
                 command = choose_command(frame["d"], rng)
@@ -470,13 +477,15 @@ def run_clients(
     seconds: float,
     warmup: float = 0.0,
     cpu: Any = None,
+    on_measure: Any = None,
 ) -> dict[str, Any]:
     """Spread `sockets` over `clients` processes (a table's sockets may land in several);
     returns the merged latencies (command sent → the event at every one of the table's
     `expected[table]` sockets), deliveries (command → each socket), moves and errors, of
     the commands sent after the first `warmup` seconds (a new server process's first moves
     open its connections). `cpu`: a function whose difference over the measured window
-    is reported as `cpu` (seconds)."""
+    is reported as `cpu` (seconds). `on_measure(seconds)`: called when the measured window
+    opens, with its length (the profiler starts there)."""
     import multiprocessing
 
     from django.db import connections
@@ -497,6 +506,13 @@ def run_clients(
     measured_from = start_at.value + warmup
     go.set()
     used: list[float] = []
+    if on_measure is not None:
+
+        def open_window() -> None:
+            time.sleep(max(0.0, measured_from - clock()))
+            on_measure(seconds - warmup)
+
+        threading.Thread(target=open_window, daemon=True).start()
     if cpu is not None:
 
         def probe() -> None:
@@ -677,9 +693,51 @@ def measure_level(
     ):
         sockets, expected = table_sockets(made, serving.urls)
         think = args.think
+        recorders: list[subprocess.Popen[bytes]] = []
+        folder = Path(args.profile) / f"{variant.name.replace(' ', '-')}-{level:g}" if args.profile else None
+
+        by_kind: list[dict[str, float]] = []
+
+        def profile(seconds: float) -> None:
+            assert folder is not None
+            folder.mkdir(parents=True, exist_ok=True)
+            by_kind.append(cpu_by_kind(serving, env["DATABASE_URL"]))
+            for pid in _with_descendants(serving.pids):
+                recorders.append(start_profiler(pid, seconds, folder))
+            closing = threading.Timer(
+                seconds, lambda: by_kind.append(cpu_by_kind(serving, env["DATABASE_URL"]))
+            )
+            closing.daemon = True
+            closing.start()
+
         run = run_clients(
-            sockets, expected, args.clients, think, args.seconds, args.warmup, serving.cpu_seconds
+            sockets,
+            expected,
+            args.clients,
+            think,
+            args.seconds,
+            args.warmup,
+            serving.cpu_seconds,
+            profile if folder else None,
         )
+        for recorder in recorders:
+            recorder.wait(timeout=60)
+        if folder is not None:
+            kinds = (
+                {kind: by_kind[-1][kind] - by_kind[0][kind] for kind in by_kind[0]}
+                if len(by_kind) == 2
+                else {}
+            )
+            (folder / "run.json").write_text(
+                json.dumps(
+                    {
+                        "moves": len(run["latencies"]),
+                        "cpu_seconds": run["cpu"],
+                        "level": level,
+                        "by_kind": kinds,
+                    }
+                )
+            )
     if run["errors"]:
         print(f"  {variant.name}: socket errors, e.g. {run['errors']}", file=sys.stderr)
     return Step(
@@ -689,6 +747,55 @@ def measure_level(
         percentile(run["latencies"], 0.99),
         run["error_count"],
         1000 * run["cpu"] / max(1, len(run["latencies"])),
+    )
+
+
+def cpu_by_kind(serving: Serving, database_url: str) -> dict[str, float]:
+    """CPU seconds used so far by each kind of process: the web (uvicorn), Celery, Redis, and
+    the PostgreSQL backends connected to the bench's database (what the profile's per-move
+    figures and the capacity plan of docs/deploy.md split by)."""
+    totals = {"uvicorn": 0.0, "celery": 0.0, "redis": _redis_cpu(), "postgresql": 0.0}
+    for pid in _with_descendants(serving.pids):
+        with contextlib.suppress(OSError):
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            totals["uvicorn" if b"uvicorn" in command else "celery"] += _process_cpu(pid)
+    database = urllib.parse.urlsplit(database_url).path.lstrip("/").encode()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                command = (entry / "cmdline").read_bytes()
+                if command.startswith(b"postgres: ") and b" " + database + b" " in command:
+                    totals["postgresql"] += _process_cpu(int(entry.name))
+    return totals
+
+
+PROFILE_RATE = 500  # samples a second: a sample is 2 ms of the GIL's time
+
+
+def start_profiler(pid: int, seconds: float, folder: Path) -> subprocess.Popen[bytes]:
+    """py-spy sampling one server process for the measured window, without pausing it
+    (collapsed stacks: `bench/live_profile.py` reads them)."""
+    kind = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    name = "uvicorn" if "uvicorn" in kind else "celery"
+    return subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "py-spy"),
+            "record",
+            "--pid",
+            str(pid),
+            "--duration",
+            str(max(1, round(seconds))),
+            "--rate",
+            str(PROFILE_RATE),
+            "--gil",  # the thread holding the GIL only: what the process spends, not what it waits on
+            "--nonblocking",
+            "--format",
+            "raw",
+            "--output",
+            str(folder / f"{name}-{pid}.txt"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
 
 
@@ -761,6 +868,12 @@ def main() -> None:
         "--through-proxy",
         action="store_true",
         help="one against two uvicorn processes behind nginx (deploy/topology.py), every socket through it",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="sample every server process with py-spy (a dev extra) over each level's measured window, "
+        "into DIR/<variant>-<level>/ (read them with bench/live_profile.py)",
     )
     parser.add_argument("--write", action="store_true", help="write the figures to docs/benchmarks.md")
     args = parser.parse_args()

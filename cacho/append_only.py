@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from cacho import databases
+
 Step = Callable[[Any, Any], None]
 
 
@@ -49,19 +51,17 @@ def installer(table: str) -> tuple[Step, Step]:
     """The forward and backward functions of a `RunPython` that guards `table`."""
 
     def install(apps: Any, schema_editor: Any) -> None:
-        vendor = schema_editor.connection.vendor
-        if vendor == "postgresql":
+        if databases.postgresql(schema_editor.connection):
             with schema_editor.connection.cursor() as cursor:
                 cursor.execute(_postgres_install(table))  # no parameters: the body holds a literal %
-        elif vendor == "sqlite":
+        else:  # SQLite
             for statement in _sqlite_install(table):
                 schema_editor.execute(statement)
 
     def remove(apps: Any, schema_editor: Any) -> None:
-        vendor = schema_editor.connection.vendor
-        if vendor == "postgresql":
+        if databases.postgresql(schema_editor.connection):
             schema_editor.execute(_postgres_remove(table))
-        elif vendor == "sqlite":
+        else:  # SQLite
             for statement in _sqlite_remove(table):
                 schema_editor.execute(statement)
 
@@ -77,8 +77,7 @@ def stream_guard(streams: str, events: str, column: str) -> tuple[Step, Step]:
     message = f"{streams} row has {events}: a stream is never deleted or renamed"
 
     def install(apps: Any, schema_editor: Any) -> None:
-        vendor = schema_editor.connection.vendor
-        if vendor == "postgresql":
+        if databases.postgresql(schema_editor.connection):
             with schema_editor.connection.cursor() as cursor:
                 cursor.execute(
                     f"""
@@ -94,7 +93,7 @@ CREATE TRIGGER {name} BEFORE DELETE OR UPDATE OF id ON {streams}
     FOR EACH ROW EXECUTE FUNCTION {name}();
 """
                 )
-        elif vendor == "sqlite":
+        else:  # SQLite
             for op, when in (("DELETE", ""), ("UPDATE OF id", "NEW.id != OLD.id AND ")):
                 schema_editor.execute(
                     f"CREATE TRIGGER {name}_{op.split()[0].lower()} BEFORE {op} ON {streams} "
@@ -103,12 +102,11 @@ CREATE TRIGGER {name} BEFORE DELETE OR UPDATE OF id ON {streams}
                 )
 
     def remove(apps: Any, schema_editor: Any) -> None:
-        vendor = schema_editor.connection.vendor
-        if vendor == "postgresql":
+        if databases.postgresql(schema_editor.connection):
             schema_editor.execute(
                 f"DROP TRIGGER IF EXISTS {name} ON {streams}; DROP FUNCTION IF EXISTS {name}();"
             )
-        elif vendor == "sqlite":
+        else:  # SQLite
             for op in ("delete", "update"):
                 schema_editor.execute(f"DROP TRIGGER IF EXISTS {name}_{op};")
 

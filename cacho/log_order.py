@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from django.db import connection
 from django.db.models import BigIntegerField, Func, Q, QuerySet
 from django.db.models.expressions import RawSQL
+
+from cacho import databases
 
 
 class CurrentTransactionId(Func):
@@ -64,7 +65,7 @@ def after(events: QuerySet[Any], checkpoint: LogPosition) -> QuerySet[Any]:
     """`events` past `checkpoint` that no late commit can precede, in global order."""
     txid, position = checkpoint
     query = events.filter(Q(txid__gt=txid) | Q(txid=txid, position__gt=position))
-    if connection.vendor == "postgresql":
+    if databases.postgresql():
         query = query.filter(txid__lt=RawSQL(HORIZON_SQL, ()))
     return query.order_by("txid", "position")
 

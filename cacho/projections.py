@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 
+from cacho import databases
 from cacho.engine.games import Game, game_for
 from cacho.engine.viewer import Viewer
 from cacho.models import Event, LiveTable, Match, MatchSummary
@@ -64,7 +65,7 @@ WHERE cacho_livetable.version < EXCLUDED.version
 def update(match_id: Any, version: int, state: Any, game: Game, last_event_at: dt.datetime) -> None:
     """Bring both projections to `version` (never backwards); one round trip on PostgreSQL."""
     summary, live = rows_for(None, state, game)
-    if connection.vendor == "postgresql":
+    if databases.postgresql():
         key = uuid.UUID(str(match_id)).hex
         with connection.cursor() as cursor:
             cursor.execute(

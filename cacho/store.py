@@ -27,7 +27,7 @@ from django.core.exceptions import ValidationError
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import JSONField
 
-from cacho import log_order, prepared
+from cacho import databases, log_order, prepared
 from cacho.chain import canonical_json, from_ms, hash_of_encoded, micros
 from cacho.log_order import LogPosition
 from cacho.models import DiceSeed, Event, Match, Seat
@@ -220,21 +220,36 @@ def caused_by(match_id: Any, command_id: str) -> list[Event]:
     return list(query.order_by("version"))
 
 
+# A round's seed, read by the process that plays a move after another process drew it
+# (its first die, its reveal): a prepared statement, as the append is, not an ORM query
+# (the query's compilation cost more than the rest of such a move's write).
+SEED_SQL = (
+    f"SELECT seed, commitment, drawn FROM {DiceSeed._meta.db_table} "
+    "WHERE match_id = $1::uuid AND scope = $2::text"
+)
+
+
+def _seed_row(match_id: Any, scope: str) -> tuple[str, str, int] | None:
+    db = connections[DEFAULT_DB_ALIAS]
+    if not databases.postgresql(db):
+        rows = DiceSeed.objects.filter(match_id=match_id, scope=scope)
+        return rows.values_list("seed", "commitment", "drawn").first()
+    for secret, commitment, drawn in prepared.execute(db, SEED_SQL, [match_id, scope]):
+        return bytes(secret or b"").decode(), bytes(commitment or b"").decode(), int(drawn or 0)
+    return None
+
+
 def read_seed(match_id: Any, scope: str) -> Seed:
-    row = (
-        DiceSeed.objects.filter(match_id=match_id, scope=scope)
-        .values_list("seed", "commitment", "drawn")
-        .get()
-    )
+    row = _seed_row(match_id, scope)
+    if row is None:
+        raise DiceSeed.DoesNotExist(f"no seed {scope} for match {match_id}")
     return Seed(scope, *row)
 
 
 def seed_secrets(match_id: Any, scopes: Sequence[str]) -> dict[str, tuple[str, str]]:
     """(seed, commitment) of each stored scope."""
-    rows = DiceSeed.objects.filter(match_id=match_id, scope__in=scopes).values_list(
-        "scope", "seed", "commitment"
-    )
-    return {scope: (secret, commitment) for scope, secret, commitment in rows}
+    found = {scope: _seed_row(match_id, scope) for scope in scopes}
+    return {scope: (row[0], row[1]) for scope, row in found.items() if row is not None}
 
 
 # ---------------------------------------------------------------- appending
@@ -253,7 +268,7 @@ def append(
     db = connections[DEFAULT_DB_ALIAS]
     base, base_hash = head.version, head.last_hash
     rows, encoded = _chained(head, events, at_ms)
-    if db.vendor == "postgresql":
+    if databases.postgresql(db):
         statements = _seed_statements(head.key, seeds)
         sql = _append_sql(len(rows), tuple(sql for sql, _ in statements))
         params: list[Any] = [getattr(head, name) for name in HEAD_FIELDS]
@@ -286,7 +301,7 @@ def create(
     rows, encoded = _chained(head, events, at_ms)
     for name in HEAD_FIELDS:
         setattr(match, name, getattr(head, name))
-    if db.vendor == "postgresql":
+    if databases.postgresql(db):
         statements = [*_seed_statements(head.key, seeds), _seat_rows(head.key, seats)]
         sql = _create_sql(len(rows), tuple(sql for sql, _ in statements))
         params = _new_row_values(match)

@@ -10,6 +10,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from tournaments.catalogue import time_policy_names
+
 
 def _counted(phrase: Callable[[int], str]) -> dict[str, str]:
     """Both forms of a counted phrase (`phrase(n)` calls ngettext); the page picks one with
@@ -36,6 +38,18 @@ def clock_labels() -> dict[str, str]:
         "extend_minutes": _("Minutes to add (negative: take away)"),
         "reset": _("Reset"),
         "reset_confirm": _("Reset the round clock? Its time is forgotten (the log keeps it)."),
+        # Rounds at time: the console, and the banner at every table of the round
+        "call_time": _("End round at time"),
+        "call_time_confirm": _(
+            "End round %(n)s at time? Every table still playing finishes as the rule says: %(policy)s."
+        ),
+        "time_called": _("Time has been called: %(policy)s."),
+        "time_called_at": _(
+            "Time called at %(time)s: tables still playing finish as the rule says (%(policy)s)."
+        ),
+        "decided_at_time": _("decided at time"),
+        "decided_at_time_banner": _("This table was decided at time: %(policy)s."),
+        "policies": time_policy_names(),
     }
 
 
@@ -53,6 +67,16 @@ def console_labels() -> dict[str, Any]:
         "states": table_states(),
         "clock": clock_labels(),
         "physical_help": _("Each table's play is entered by a scorekeeper instead of being played online."),
+        # Seat links of walk-ins (tournaments.services.seat_links)
+        "seat_links": _("Seat links of walk-ins: %(waiting)s of %(total)s waiting for the player"),
+        "seat_link": _("Seat link: %(name)s"),
+        "seat_waiting": _("waiting for the player"),
+        "seat_claimed": _("seated"),
+        "seat_reissue": _("New link"),
+        "seat_reissue_confirm": _(
+            "Revoke the seat link of %(name)s and make a new one? Whoever opened the old one no longer "
+            "plays this seat."
+        ),
         "no_club": _("You have no club to organise yet."),
         "create_club": _("Create a club"),
         "desk": _("Entries, check-in and seeding (the desk)"),
@@ -87,6 +111,22 @@ def console_labels() -> dict[str, Any]:
         "finished_note": _("The tournament is over: the final ranking is on the tournament page."),
         "final_ranking": _("Final ranking and podium"),
         "start_help": _("Starting closes registration, seeds the entries and draws round 1."),
+        "start": _("Start the tournament"),
+        "close_and_start": _("Close check-in and start"),
+        "close_and_start_help": _(
+            "Check-in is still open: this closes it now (entries not checked in are dropped), "
+            "seeds the entries and draws round 1."
+        ),
+        "close_and_start_confirm": _counted(
+            lambda n: ngettext(
+                "Close check-in and start now? %(n)s entry has not checked in: it is dropped.",
+                "Close check-in and start now? %(n)s entries have not checked in: they are dropped.",
+                n,
+            )
+        ),
+        "make_physical": _("Make physical"),
+        "default_choice": _("%(name)s (default)"),
+        "make_online": _("Make online"),
         "place_line": _("%(place)s. %(name)s"),
         "forfeit": _("forfeit"),
         "updated": _("Updated %(time)s"),
@@ -138,8 +178,20 @@ def desk_labels() -> dict[str, Any]:
             "Check-in is open until %(when)s; at the start, entries not checked in are dropped."
         ),
         "checkin_closed": _("Check-in is closed."),
+        "checkin_closed_at": _(
+            "Check-in closed at %(when)s: %(checked)s checked in; %(waiting)s not checked in are "
+            "dropped at the start. A new deadline opens it again."
+        ),
+        "close_confirm": _counted(
+            lambda n: ngettext(
+                "Close check-in now? %(n)s entry has not checked in: it is dropped at the start.",
+                "Close check-in now? %(n)s entries have not checked in: they are dropped at the start.",
+                n,
+            )
+        ),
         "deadline": _("Check-in deadline"),
         "deadline_save": _("Open check-in"),
+        "deadline_change": _("Change the deadline"),
         "seeding_title": _("Seeding"),
         "seeding_help": _("Drag the entries into order, or type each one's seed number; 1 is the top seed."),
         "seeds_save": _("Save the seeds"),

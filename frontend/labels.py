@@ -276,6 +276,8 @@ def labels() -> dict[str, Any]:
             "panza-de-oro": _("Panza de oro! Straight, full, póker and a grande."),
             "four-in-every-number": _("Four or better in every number!"),
             "points": _("Most points."),
+            "last-standing": _("The others left: the last one at the table wins."),
+            "at-time": _("Decided at time: the totals as they stand."),
         },
         # replay
         "first": _("First"),
@@ -297,7 +299,7 @@ def labels() -> dict[str, Any]:
         "checked_in": _("checked in"),
         "check_in": _("Check in"),
         "started": _("Tournament started."),
-        "created": _("Tournament created."),
+        "created": _("Tournament “%(name)s” created. The form is ready for the next one."),
         "imported": _("Imported: nothing refused. Open the match"),
         "refused": _("Refused, nothing was saved"),
         "statuses": _statuses(),
@@ -378,6 +380,7 @@ def replay_labels() -> dict[str, Any]:
     """The replay's words: every event in plain language (never its type code), the rule terms
     explained in a line each, the scrub bar, the download and the link to a moment."""
     return {
+        "decided_at_time": _("decided at time"),
         "scrub": _("Step"),
         "jump_round": _("Jump to round"),
         "jump_turn": _("Jump to turn"),
@@ -445,6 +448,12 @@ def replay_labels() -> dict[str, Any]:
             "entry_disqualified": _("The referee disqualifies %(entry)s: %(reason)s"),
             "match_reopened": _("The referee reopens the match from turn %(turn)s: %(reason)s"),
             "entry_undone": _("The scorekeeper undoes the last entry."),
+            # rounds at time (docs/rules.md §9.1)
+            "time_called": _("Time is called: %(policy)s decides the table once the play under way ends."),
+            "decided_at_time": _("The table is decided at time: %(standing)s."),
+            "players_set_aside": _(
+                "Sudden death: %(players)s sit out with the dice they hold; %(starter)s opens."
+            ),
             "other": _("A match event."),
         },
         # A physical table's round entered by its outcome (no die known).
@@ -469,7 +478,11 @@ def replay_labels() -> dict[str, Any]:
             "penalty_given": _("Ruling: penalty"),
             "entry_disqualified": _("Ruling: disqualified"),
             "match_reopened": _("Ruling: match reopened"),
+            "time_called": _("Time called"),
+            "decided_at_time": _("Decided at time"),
+            "players_set_aside": _("Sudden death"),
         },
+        "policies": catalogue.time_policy_names(),
         "glossary": rule_terms(),
     }
 

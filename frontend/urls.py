@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from frontend import evening_views, views
+from frontend import evening_views, seat_views, views
 from frontend.limits import login_limited, signup_limited
 
 app_name = "frontend"
@@ -10,6 +10,8 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("matches/<str:match_id>/", views.match, name="match"),
     path("matches/<str:match_id>/replay", views.replay, name="replay"),
+    path("seat/<str:token>/", seat_views.seat_link, name="seat-link"),
+    path("seat/<str:token>/qr.svg", seat_views.seat_qr, name="seat-link-qr"),
     path("clubs/", views.clubs, name="clubs"),
     path("clubs/new/", evening_views.club_new, name="club-new"),
     path("clubs/<int:club_id>/", views.club, name="club"),

@@ -4,6 +4,7 @@ websocket, so no page ever embeds a match's state (nor a hidden die)."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.contrib.auth import login
@@ -24,7 +25,7 @@ from frontend.labels import (
     table_labels,
     tournament_page_labels,
 )
-from tournaments import catalogue
+from tournaments import catalogue, matches
 from tournaments.models import Club, Tournament
 from tournaments.ratings import plot, reading
 
@@ -40,8 +41,19 @@ def home(request: HttpRequest) -> HttpResponse:
     return _page(request, "home.html", labels=_lobby_labels())
 
 
+def _require_match(match_id: str) -> None:
+    """A match id that names no match is the site's 404 page, not an error inside the table's."""
+    try:
+        uuid.UUID(match_id)
+    except ValueError:
+        raise Http404(_("No such match.")) from None
+    if not matches.match_exists(match_id):
+        raise Http404(_("No such match."))
+
+
 def match(request: HttpRequest, match_id: str) -> HttpResponse:
     """The live table (player or spectator: the socket decides what this viewer sees)."""
+    _require_match(match_id)
     return _page(
         request,
         "match.html",
@@ -52,6 +64,7 @@ def match(request: HttpRequest, match_id: str) -> HttpResponse:
 
 
 def replay(request: HttpRequest, match_id: str) -> HttpResponse:
+    _require_match(match_id)
     return _page(
         request, "replay.html", match_id=match_id, labels={**labels(), "replay_page": replay_labels()}
     )
@@ -62,6 +75,8 @@ def clubs(request: HttpRequest) -> HttpResponse:
 
 
 def club(request: HttpRequest, club_id: int) -> HttpResponse:
+    if not Club.objects.filter(pk=club_id).exists():
+        raise Http404(_("No such club."))
     return _page(request, "club.html", club_id=club_id, labels={**labels(), "evening": evening_labels()})
 
 
@@ -138,6 +153,10 @@ def disputes(request: HttpRequest) -> HttpResponse:
 def dispute(request: HttpRequest, dispute_id: int) -> HttpResponse:
     """One dispute: its trail and comments; for referees the review, the pause and the ruling.
     What the viewer may see and do comes from the API (`can_rule`)."""
+    from tournaments.models import Dispute
+
+    if not Dispute.objects.filter(pk=dispute_id).exists():
+        raise Http404(_("No such dispute."))
     return _page(request, "dispute.html", dispute_id=dispute_id)
 
 

@@ -71,33 +71,33 @@ def committed_db(test_database: None, django_db_blocker: Any) -> Iterator[None]:
             connections.close_all()
 
 
-_SQLITE_TRIGGERS: dict[str, str] = {}
-
-
 @pytest.fixture(autouse=True)
 def sqlite_can_empty_its_database(request: pytest.FixtureRequest) -> Iterator[None]:
     """On SQLite a transactional test's database is emptied by DELETE, which the append-only
     triggers refuse (PostgreSQL empties it by TRUNCATE, which they allow): the triggers are
-    lifted for the emptying and put back for the next test."""
+    lifted for the emptying and put back for the next test. A `committed_db` test's own
+    emptying lifts them itself (tests/database.py); a rolled-back test empties nothing.
+    A `sqlite_too` test that asks for no database gets the rolled-back one."""
     if request.node.get_closest_marker("sqlite_too") is None or os.environ.get("DATABASE_URL"):
         yield
         return
-    from django.db import connection
+    from pytest_django.fixtures import validate_django_db
 
-    request.getfixturevalue("transactional_db")
-    with connection.cursor() as cursor:
-        present = {
-            name for (name,) in cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
-        }
-        for name, sql in _SQLITE_TRIGGERS.items():
-            if name not in present:
-                cursor.execute(sql)
+    from tests.database import lift_sqlite_triggers, restore_sqlite_triggers
+
+    marker = request.node.get_closest_marker("django_db")
+    if "committed_db" in request.fixturenames:
+        database, emptied = "committed_db", False
+    elif marker is not None and validate_django_db(marker)[0]:  # transaction=True
+        database, emptied = "transactional_db", True
+    else:  # rolled back, never emptied
+        database, emptied = "db", False
+    # Set up before this fixture, so torn down (the database emptied) after it.
+    request.getfixturevalue(database)
+    restore_sqlite_triggers()
     yield
-    with connection.cursor() as cursor:
-        rows = list(cursor.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"))
-        for name, sql in rows:
-            _SQLITE_TRIGGERS[name] = sql
-            cursor.execute(f'DROP TRIGGER "{name}"')
+    if emptied:
+        lift_sqlite_triggers()
 
 
 @pytest.fixture(autouse=True)

@@ -23,7 +23,10 @@ _append_only: set[str] = set()
 
 def empty_tables() -> None:
     if connection.vendor != "postgresql":
+        # SQLite empties by DELETE, which the append-only triggers refuse: lifted meanwhile.
+        lift_sqlite_triggers()
         call_command("flush", interactive=False, verbosity=0)
+        restore_sqlite_triggers()
         return
     quote = connection.ops.quote_name
     with transaction.atomic(), connection.cursor() as cursor:
@@ -46,3 +49,26 @@ def empty_tables() -> None:
         for name in filled:
             if name not in _append_only:  # foreign keys are checked at the commit
                 cursor.execute(f"DELETE FROM {quote(name)}")
+
+
+_sqlite_triggers: dict[str, str] = {}
+
+
+def lift_sqlite_triggers() -> None:
+    """Drop every trigger of the SQLite test database, kept to be put back."""
+    with connection.cursor() as cursor:
+        rows = list(cursor.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"))
+        for name, sql in rows:
+            _sqlite_triggers[name] = sql
+            cursor.execute(f'DROP TRIGGER "{name}"')
+
+
+def restore_sqlite_triggers() -> None:
+    """Put back the triggers `lift_sqlite_triggers` dropped (those still missing)."""
+    with connection.cursor() as cursor:
+        present = {
+            name for (name,) in cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        }
+        for name, sql in _sqlite_triggers.items():
+            if name not in present:
+                cursor.execute(sql)

@@ -178,9 +178,55 @@ def rulesets() -> list[dict[str, Any]]:
                 "options": options,
                 "main_format": USUAL_STAGES[matches.game_of(ruleset)]["main"],
                 "playoff_format": USUAL_STAGES[matches.game_of(ruleset)]["playoffs"],
+                "time_policies": time_policies(ruleset),
             }
         )
     return result
+
+
+def _time_policy_texts() -> dict[str, tuple[str, str]]:
+    return {
+        "dice-left": (
+            _("Dice left"),
+            _("Once the round under way ends, the table ends: most dice first; equal dice share the place."),
+        ),
+        "two-more-rounds": (
+            _("Two more rounds"),
+            _("Up to two more rounds are played after the call, then the table ends by dice left."),
+        ),
+        "sudden-death": (
+            _("Sudden death"),
+            _("The players level for first play on alone, a round at a time, until one leads on dice."),
+        ),
+        "sheet-as-it-stands": (
+            _("Sheet as it stands"),
+            _("Once the turn under way ends, every open box scores 0 and the totals rank the table."),
+        ),
+        "finish-round-of-turns": (
+            _("Finish the round of turns"),
+            _("Every player gets the same number of turns first; then open boxes score 0."),
+        ),
+    }
+
+
+def time_policy_names() -> dict[str, str]:
+    """Every time policy's title, in the active language (the pages name the one in play)."""
+    return {policy: texts[0] for policy, texts in _time_policy_texts().items()}
+
+
+def time_policies(ruleset: str) -> list[dict[str, Any]]:
+    """How a table still playing at time may be decided in this ruleset (docs/rules.md
+    §9.1), the default first, with its title and plain-language help."""
+    texts = _time_policy_texts()
+    return [
+        {
+            "value": policy,
+            "label": texts.get(policy, (policy, ""))[0],
+            "help": texts.get(policy, (policy, ""))[1],
+            "default": index == 0,
+        }
+        for index, policy in enumerate(matches.time_policies(ruleset))
+    ]
 
 
 def formats() -> list[dict[str, Any]]:

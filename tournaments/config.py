@@ -78,6 +78,10 @@ class Config:
     db_pool_min: int = 1
     db_pool_max: int = 8
     db_pool_timeout: float = 10.0
+    # Which channels-redis layer carries the notices (docs/live.md): "pubsub" (one PUBLISH
+    # a notice, each server process subscribed once per match it serves) or "lists" (its
+    # list-based layer: a Lua script a notice and a blocking pop per message received).
+    redis_layer: str = "pubsub"
 
     @property
     def production(self) -> bool:
@@ -205,6 +209,10 @@ def load(environ: Mapping[str, str]) -> Config:
     if redis_url and urlsplit(redis_url).scheme not in ("redis", "rediss", "unix"):
         raise ConfigError("REDIS_URL must be a redis://, rediss:// or unix:// URL")
 
+    redis_layer = (_get(environ, "CACHO_REDIS_LAYER") or "pubsub").lower()
+    if redis_layer not in ("pubsub", "lists"):
+        raise ConfigError(f"CACHO_REDIS_LAYER={redis_layer!r}: expected 'pubsub' or 'lists'")
+
     data_dir = Path(_get(environ, "CACHO_DATA_DIR") or BASE_DIR / "var")
     static_root = Path(_get(environ, "STATIC_ROOT") or BASE_DIR / "staticfiles")
 
@@ -224,6 +232,7 @@ def load(environ: Mapping[str, str]) -> Config:
         data_dir=data_dir,
         database_url=database_url,
         redis_url=redis_url,
+        redis_layer=redis_layer,
         static_root=static_root,
         secure_ssl_redirect=_bool(environ, "SECURE_SSL_REDIRECT", production),
         hsts_seconds=_int(environ, "HSTS_SECONDS", 31_536_000 if production else 0),

@@ -8,7 +8,8 @@
 - under `/api/` every error is JSON `{code, message}`: an exception no view handled is a
   logged 500 `server-error` (whatever DEBUG says), and an error page that Django made
   (the URL resolver's 404, a CSRF 403, a 400 for a suspicious request) is replaced by its
-  JSON. Pages outside `/api/` keep the site's error pages.
+  JSON. Pages outside `/api/` keep the site's error pages, and a 404 there is the site's
+  page even in DEBUG (Django would show its technical one).
 
 `SecurityHeadersMiddleware` sends the Content Security Policy of `CACHO_CSP` (one setting
 for every page: no inline script, no inline style attribute or event handler) and
@@ -25,6 +26,7 @@ from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
+from django.views.defaults import page_not_found
 
 from cacho import inputs
 
@@ -66,8 +68,13 @@ class EdgeMiddleware:
         if refused is not None:
             return refused
         response = self.get_response(request)
-        if is_api(request) and response.status_code >= 400 and not _is_json(response):
-            return api_error(response.status_code)
+        if is_api(request):
+            if response.status_code >= 400 and not _is_json(response):
+                return api_error(response.status_code)
+        elif response.status_code == 404 and settings.DEBUG and _is_html(response):
+            # DEBUG (every `make run`) would show Django's technical page to the newcomer
+            # who mistyped a link: the site's own 404 page answers in both modes.
+            return page_not_found(request, Http404())
         return response
 
     def refuse(self, request: HttpRequest) -> HttpResponse | None:
@@ -100,6 +107,10 @@ class EdgeMiddleware:
             return None  # Django's 400 (and its security log), made JSON on the way out
         logger.error("Internal Server Error: %s", request.path, exc_info=exception)
         return api_error(500)
+
+
+def _is_html(response: HttpResponse) -> bool:
+    return str(response.get("Content-Type", "")).startswith("text/html")
 
 
 def _is_json(response: HttpResponse) -> bool:

@@ -37,6 +37,7 @@ from tournaments.services import standings
 
 LIVE_TABLES = 12
 COMING_TOURNAMENTS = 10
+LIVE_MATCHES = 20  # a player's own live matches in the lobby
 PAGE_SIZE = 20
 RESULTS = ("won", "lost")
 STATUSES = (Match.STATUS_LIVE, Match.STATUS_FINISHED)
@@ -176,28 +177,45 @@ def _on_turn(seat: Seat) -> bool:
     return summary is not None and summary.to_act == seat.name
 
 
-def next_match(user: Any) -> dict[str, Any] | None:
-    """A player's current match (their turn first, else the latest), or the tournament where
-    they wait for their next table; None when neither."""
-    seats = (
+def live_matches_of(user: Any, limit: int = LIVE_MATCHES) -> list[dict[str, Any]]:
+    """Every live match the player is seated at: those where it is their turn first, then
+    the latest started. A player in a tournament and casual games at once sits at several."""
+    seats = list(
         Seat.objects.filter(user=user, match__status=Match.STATUS_LIVE)
         .select_related("match", "match__summary")
-        .order_by("-match__created_at")
+        .order_by("-match__created_at")[:limit]
     )
-    seats = list(seats[:20])
-    if seats:
-        seat = next((s for s in seats if _on_turn(s)), seats[0])
-        others = Seat.objects.filter(match_id=seat.match_id).exclude(index=seat.index).select_related("user")
-        return {
+    # sorted() is stable: within each group the latest started stays first.
+    seats = sorted(seats, key=lambda seat: not _on_turn(seat))
+    ids = [seat.match_id for seat in seats]
+    at_table: dict[Any, list[Seat]] = {}
+    for other in Seat.objects.filter(match_id__in=ids).select_related("user").order_by("index"):
+        at_table.setdefault(other.match_id, []).append(other)
+    names = catalogue.ruleset_names()
+    tables = tournaments_of(ids)
+    return [
+        {
             "kind": "match",
             "match": str(seat.match_id),
-            "ruleset_name": catalogue.ruleset_names().get(seat.match.ruleset, seat.match.ruleset),
+            "ruleset_name": names.get(seat.match.ruleset, seat.match.ruleset),
             "your_turn": _on_turn(seat),
             "opponents": [
-                {"name": o.name, "username": o.user.get_username() if o.user else None} for o in others
+                {"name": o.name, "username": o.user.get_username() if o.user else None}
+                for o in at_table.get(seat.match_id, [])
+                if o.index != seat.index
             ],
-            "tournament": tournaments_of([seat.match_id]).get(str(seat.match_id)),
+            "tournament": tables.get(str(seat.match_id)),
         }
+        for seat in seats
+    ]
+
+
+def next_match(user: Any, live: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+    """A player's current match (the first of `live_matches_of`), or the tournament where
+    they wait for their next table; None when neither."""
+    live = live_matches_of(user) if live is None else live
+    if live:
+        return live[0]
     waiting = Entry.objects.filter(
         user=user, status__in=[Entry.REGISTERED, Entry.CHECKED_IN, Entry.ACTIVE]
     ).select_related("tournament")

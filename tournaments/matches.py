@@ -73,6 +73,21 @@ def create_table_match(
     return match.pk
 
 
+def time_policies(ruleset: str) -> tuple[str, ...]:
+    """The policies that decide a table of this ruleset at time, its default first
+    (docs/rules.md §9.1)."""
+    return game_for(ruleset).time_policies
+
+
+def call_time(match_id: Any, policy: str, *, director: str, reason: str, command_id: str) -> int:
+    """Call time on the match (an engine event of its stream, the director as its actor):
+    a table still playing plays on as `policy` says, then ends. The match's version after
+    it; RuleError (`time-already-called`, `ruling-match-over`) leaves the stream as it was."""
+    ruling = {"kind": "call-time", "policy": policy}
+    result = match_service.rule(match_id, ruling, referee=director, reason=reason, command_id=command_id)
+    return int(result.version)
+
+
 def check_setup(ruleset: str, options: dict[str, Any], table_size: int, turn_seconds: int) -> None:
     """Raise RuleError when the engine refuses these rules for a table of `table_size`."""
     game = game_for(ruleset)
@@ -93,15 +108,19 @@ class SeatResult:
     eliminations: int = 0
     alalay_total: int | None = None
     instant_win: bool = False
+    at_time: bool = False  # decided at time (docs/rules.md §9.1), not played to its end
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        line = {
             "placement": self.placement,
             "dice_left": self.dice_left,
             "eliminations": self.eliminations,
             "alalay_total": self.alalay_total,
             "instant_win": self.instant_win,
         }
+        if self.at_time:  # only then: the lines of every other table stay as they were
+            line["at_time"] = True
+        return line
 
 
 @dataclass
@@ -131,6 +150,7 @@ def match_result(match_id: Any) -> MatchOutcome:
             eliminations=r.eliminations,
             alalay_total=r.alalay_total,
             instant_win=r.instant_win,
+            at_time=r.at_time,
         )
         for r in game.results(events)
     ]
@@ -227,6 +247,20 @@ def match_exists(match_id: Any) -> bool:
 
 def seat_names(match_id: Any) -> list[str]:
     return list(Seat.objects.filter(match_id=match_id).order_by("index").values_list("name", flat=True))
+
+
+def seat_name_and_user(match_id: Any, seat: int) -> tuple[str, Any] | None:
+    """The name of seat `seat` of the match and the id of the account holding it (or None):
+    a seat link seats a guest only where no account sits."""
+    row = Seat.objects.filter(match_id=match_id, index=seat).values_list("name", "user_id").first()
+    return None if row is None else (row[0], row[1])
+
+
+def seated_by_account(match_ids: Sequence[Any]) -> set[tuple[str, int]]:
+    """(match id, seat index) of every seat of these matches that an account holds."""
+    held = Seat.objects.filter(match_id__in=list(match_ids), user__isnull=False)
+    rows = held.values_list("match_id", "index")
+    return {(str(match_id), index) for match_id, index in rows}
 
 
 def rule_match(match_id: Any, ruling: dict[str, Any], *, referee: str, reason: str, command_id: str) -> int:

@@ -126,6 +126,10 @@ class Tournament(models.Model):
     physical = models.BooleanField(_("physical tables"), default=False)
     # Its finished tables count for the players' ratings (docs/ratings.md).
     rated = models.BooleanField(_("rated"), default=True)
+    # Rounds at time (docs/rules.md §9.1): how a table still playing when time is called is
+    # decided ("" is the game's default), and whether the round clock calls time at zero.
+    time_policy = models.CharField(_("at time"), max_length=32, blank=True, default="")
+    call_time_automatically = models.BooleanField(_("call time automatically"), default=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -247,6 +251,8 @@ class Round(models.Model):
     clock_seconds = models.PositiveIntegerField(null=True, blank=True)
     clock_used_ms = models.BigIntegerField(default=0)
     clock_running_since = models.DateTimeField(null=True, blank=True)
+    # When time was called on the round (docs/tournaments.md, "Rounds at time"); null before.
+    time_called_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -528,3 +534,38 @@ class RatingChange(models.Model):
             models.Index(fields=["family", "key", "match_id"], name="tournaments_change_order"),
             models.Index(fields=["user", "family", "key"], name="tournaments_change_player"),
         ]
+
+
+class SeatLink(models.Model):
+    """A guest entry's way to its seat at an online table (`tournaments.seat_links`): a
+    single-use link whose token is stored only as its sha256 (`token_hash`). The token is
+    derived from `salt` with the server's secret key, so the director's pages can show the
+    link again while the database alone never holds it. One link of a seat is live
+    (`active`, `claimed`) at a time; a re-issued one leaves the old one `revoked`."""
+
+    ACTIVE = "active"
+    CLAIMED = "claimed"
+    REVOKED = "revoked"
+    STATUS_CHOICES = [(ACTIVE, _("waiting for the player")), (CLAIMED, _("claimed")), (REVOKED, _("revoked"))]
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_links")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="seat_links")
+    salt = models.CharField(max_length=32)
+    token_hash = models.CharField(max_length=64, unique=True)
+    status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=ACTIVE)
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "entry", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "entry"],
+                condition=~Q(status="revoked"),
+                name="tournaments_seatlink_one_live",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"seat link {self.pk}: entry {self.entry_id} at table {self.table_id} ({self.status})"

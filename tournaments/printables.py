@@ -6,7 +6,7 @@ and result slips the table fills in and signs. Read-only; in the request's langu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils import timezone
@@ -35,6 +35,8 @@ class PrintTable:
     bracket_ref: str
     seats: tuple[Seat, ...]
     finished: bool
+    # The director's print only: each guest seat's link and QR code (services.seat_links).
+    seat_links: tuple[dict[str, Any], ...] = ()
 
     @property
     def playing(self) -> tuple[Seat, ...]:
@@ -134,6 +136,12 @@ def round_sheet(tournament_id: Any, number: Any = None) -> RoundSheet:
         sheet.tables.append(
             PrintTable(table.number, table.group, table.bracket_ref, seats, table.status == "finished")
         )
+    return sheet
+
+
+def with_seat_links(sheet: RoundSheet, links: dict[int, list[dict[str, Any]]]) -> RoundSheet:
+    """The sheet with each table's seat links (`links` by table number)."""
+    sheet.tables = [replace(t, seat_links=tuple(links.get(t.number, ()))) for t in sheet.tables]
     return sheet
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -30,6 +31,9 @@ CACHO_MATCH_FINISHED = ["tournaments.services.results.match_finished"]
 CACHO_REFEREE_CHECK = "tournaments.services.disputes.referees_match"
 # Who may import a physical table's record (cacho.services.scorekeepers).
 CACHO_IMPORT_CHECK = "tournaments.services.physical.may_import"
+# Which seat a browser's session holds without an account (cacho.services.seat_holders):
+# a walk-in's claimed seat link.
+CACHO_SEAT_HOLDER_CHECK = "tournaments.services.seat_links.seat_holder"
 
 SECRET_KEY = CONFIG.secret_key
 DEBUG = CONFIG.debug
@@ -117,13 +121,29 @@ else:
                 "transaction_mode": "IMMEDIATE",
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
+            # The tests on SQLite store in a file, as embedded mode does (concurrent writers
+            # wait for each other there; a shared in-memory database fails them at once),
+            # one a process: runs side by side never share it.
+            "TEST": {"NAME": os.path.join(tempfile.gettempdir(), f"cacho-test-{os.getpid()}.sqlite3")},
         }
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # ------------------------------------------------------------------ channel layer
-if CONFIG.redis_url:
+if CONFIG.redis_url and CONFIG.redis_layer == "pubsub":
+    # A notice is one PUBLISH; each server process subscribes once per match it serves
+    # (cacho.live.hub). At most once, as every layer here: clients catch up by version.
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [{"address": CONFIG.redis_url, "socket_timeout": None}],
+                "prefix": "cacho",
+            },
+        }
+    }
+elif CONFIG.redis_url:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -300,6 +320,7 @@ CACHO_RATES = {
     "commands": "600/min",  # moves per user, over the API and the sockets together
     "login-failed": "10/15min",  # failed logins per address and per user name
     "signup": "10/hour",  # accounts made per address
+    "seat-link": "20/10min",  # failed seat-link openings per address (tournaments.services.seat_links)
 }
 CACHO_RATES_PREFIX = "cacho:rate"
 CACHO_RATES_REDIS = CONFIG.redis_url  # shared by every process; None: counted in the process

@@ -21,7 +21,7 @@ from cacho.api.throttles import ApiThrottle, CommandThrottle
 from cacho.engine.games import game_for
 from cacho.engine.viewer import Viewer
 from cacho.models import Event, Match, Seat
-from cacho.services import matches, presentation, referees, scorekeepers
+from cacho.services import matches, presentation, referees, scorekeepers, seat_holders
 from cacho.services.presentation import event_json
 from cacho.services.state_cache import engine_events
 from cacho.services.verify import verify_match
@@ -57,10 +57,15 @@ def json_object(request: Request) -> dict[str, Any]:
 
 
 def seat_of(request: Request, match: Match) -> Seat | None:
+    """The caller's seat: by account, else the one the browser's session holds
+    (`cacho.services.seat_holders`: a walk-in's seat link)."""
     user = request.user
-    if not user or not user.is_authenticated:
-        return None
-    return Seat.objects.filter(match=match, user=user).first()
+    if user and user.is_authenticated:
+        seat = Seat.objects.filter(match=match, user=user).first()
+        if seat is not None:
+            return seat
+    held = seat_holders.session_seat(match.pk, getattr(request, "session", None))
+    return None if held is None else Seat.objects.filter(match=match, name=held).first()
 
 
 def viewer_for(request: Request, match: Match) -> Viewer:
@@ -171,8 +176,14 @@ class SeatView(CachoView):
 
     @extend_schema(request=None, responses={200: dict})
     def post(self, request: Request, match_id: str, index: int) -> Response:
-        """Take a free seat."""
+        """Take a free seat of a friendly match."""
         match = get_match(match_id)
+        if match.tournament_ref:
+            # A tournament seats its entries itself; a free seat there is a guest's, claimed
+            # only through that guest's seat link.
+            raise ApiError(
+                409, "seat-assigned", _("The tournament assigns the seats of this match.")
+            )
         try:
             matches.take_seat(match.pk, index, request.user)
         except LookupError as exc:

@@ -27,10 +27,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from cacho.engine import alalay, bidding, timers
+from cacho.engine.alalay import at_time as alalay_at_time
 from cacho.engine.alalay.bots import bot_payload as alalay_bot_payload
 from cacho.engine.alalay.record import parse_record as parse_alalay_record
 from cacho.engine.alalay.record import ruling_of as alalay_record_ruling
 from cacho.engine.alalay.results import match_results as alalay_results
+from cacho.engine.bidding import at_time as bidding_at_time
+from cacho.engine.bidding.at_time import placements as bidding_at_time_placements
 from cacho.engine.bidding.bots import bot_payload as bidding_bot_payload
 from cacho.engine.bidding.entries import entry_options as bidding_entry_options
 from cacho.engine.bidding.facts import round_facts as bidding_round_facts
@@ -136,6 +139,8 @@ def _not_physical() -> RuleError:
 class Game(Protocol):
     name: str
     traits: Traits  # what the shells draw differently for this game (cacho.engine.traits)
+    # The policies that decide a table at time (rules.md §9.1), the default first.
+    time_policies: tuple[str, ...]
 
     def rulesets(self) -> tuple[str, ...]: ...
 
@@ -301,6 +306,7 @@ class BiddingGame(_EngineGame):
     name = "dudo"
     engine = bidding
     traits = BIDDING
+    time_policies: tuple[str, ...] = bidding_at_time.POLICIES
     ruling_kinds = frozenset(KINDS) - {"correct-turn"}
 
     def round_facts(self, events: Sequence[Event]) -> tuple[RoundFacts, ...]:
@@ -461,9 +467,13 @@ class BiddingGame(_EngineGame):
         return over
 
     def winners(self, state: State) -> tuple[str, ...]:
+        players: tuple[str, ...] = state.config.players
+        placed = bidding_at_time_placements(state)
+        if placed is not None:  # decided at time: the first place may be shared
+            return tuple(players[seat] for seat, place in sorted(placed.items()) if place == 1)
         if state.winner is None:
             return ()
-        return (state.config.players[state.winner],)
+        return (players[state.winner],)
 
     def scores(self, state: State) -> dict[str, Any]:
         players: tuple[str, ...] = state.config.players
@@ -536,6 +546,7 @@ class AlalayGame(_EngineGame):
     name = "alalay"
     engine = alalay
     traits = ALALAY
+    time_policies: tuple[str, ...] = alalay_at_time.POLICIES
     ruling_kinds = frozenset(KINDS) - {"void-round", "adjust-dice"}
 
     def round_facts(self, events: Sequence[Event]) -> tuple[RoundFacts, ...]:

@@ -22,7 +22,8 @@ class SeatResult:
     eliminated by winning the resolution (dudo, calza, paso, salpicón) that took their
     last die (bidding games). `alalay_total`: the card's total (Alalay, None otherwise).
     `instant_win`: this seat won the Alalay match at once (dormida, panza de oro, four in
-    every number). `left`: the seat abandoned the match.
+    every number). `left`: the seat abandoned the match. `at_time`: the match was decided
+    at time (docs/rules.md §9.1), not played to its end.
     """
 
     seat: int
@@ -33,6 +34,7 @@ class SeatResult:
     alalay_total: int | None = None
     instant_win: bool = False
     left: bool = False
+    at_time: bool = False
 
 
 def competition_placements(tiers: Iterable[Sequence[int]]) -> dict[int, int]:

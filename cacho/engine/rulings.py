@@ -29,6 +29,8 @@ PARAMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "penalty": (("seat",), ("dice", "points")),
     "disqualify": (("seat",), ()),
     "reopen": ((), ("round", "turn")),
+    # a director's decision, judged like a referee's (docs/rules.md §9.1)
+    "call-time": ((), ("policy",)),
 }
 KINDS = tuple(PARAMS)
 # Rulings that can change who won or how the seats placed.
@@ -86,7 +88,7 @@ def _checked(name: str, value: Any) -> Any:
         if not _is_int(value):
             raise RuleError("ruling-field-invalid", f"{name} must be a whole number")
         return value
-    if name in ("player", "seat", "box"):
+    if name in ("player", "seat", "box", "policy"):
         if not isinstance(value, str):
             raise RuleError("ruling-field-invalid", f"{name} must be a name")
         return value

@@ -79,7 +79,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def connect(self) -> None:
         self.match_id = str(self.scope["url_route"]["kwargs"]["match_id"])
         connection = await database_sync_to_async(reads.open_connection)(
-            self.match_id, self.scope.get("user"), self.channel_name
+            self.match_id, self.scope.get("user"), self.channel_name, self.scope.get("session")
         )
         if connection is None:
             # Accepted, then closed with a code the client can read (a refused handshake says only 403).
@@ -187,7 +187,9 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return True
         if not wire or wire[0]["v"] != self.sent_version + 1 or wire[-1]["v"] != version:
             return False
-        for text in reads.frames_from_wire(self.connection, wire):
+        cached = STATES.get(self.match_id)
+        state = cached.state if cached is not None and cached.version == version else None
+        for text in reads.frames_from_wire(self.connection, wire, state):
             await self.send(text_data=text)
         self.sent_version = version
         return True

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import uuid
 import weakref
 from typing import Any
 
@@ -32,6 +31,7 @@ class Hub:
         self._sockets: dict[str, set[Inbox]] = {}
         self._channel: str | None = None
         self._pump: asyncio.Task[None] | None = None
+        self._naming = asyncio.Lock()
 
     async def join(self, group: str, inbox: Inbox) -> None:
         sockets = self._sockets.setdefault(group, set())
@@ -50,8 +50,11 @@ class Hub:
 
     async def _ensure_pump(self) -> str:
         if self._channel is None:
-            # A channel of its own, read by this pump alone.
-            self._channel = f"{HUB_PREFIX}{uuid.uuid4().hex}"
+            async with self._naming:
+                if self._channel is None:
+                    # A channel of its own, read by this pump alone. Named by the layer: the
+                    # pub/sub layer subscribes to it there, before any group names it.
+                    self._channel = await self.layer.new_channel(HUB_PREFIX)
         if self._pump is None or self._pump.done():
             self._pump = asyncio.get_running_loop().create_task(self._run(self._channel))
         return self._channel

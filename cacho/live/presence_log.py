@@ -14,8 +14,7 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import connection
-
+from cacho import databases
 from cacho.live.models import PresenceChange
 from cacho.services.dispatch import DISPATCH
 
@@ -24,7 +23,7 @@ def note(match_id: str, connected: Iterable[str], at: dt.datetime) -> None:
     """Record, off the caller's thread, the changes that `connected` (the seats with an open
     socket at `at`) makes to the match's presence."""
     seats = frozenset(connected)
-    if connection.vendor != "postgresql":  # SQLite allows one writer: no second writing thread
+    if not databases.postgresql():  # SQLite allows one writer: no second writing thread
         record(match_id, seats, at)
         return
     DISPATCH.call(lambda: record(match_id, seats, at))

@@ -20,7 +20,7 @@ from cacho.live import presence_log
 from cacho.live.models import LiveConnection
 from cacho.lru import LRU
 from cacho.models import Match, Seat
-from cacho.services import matches, referees
+from cacho.services import matches, referees, seat_holders
 from cacho.services.presentation import (
     event_json,
     fixed_fields,
@@ -76,24 +76,29 @@ def _match(match_id: str) -> Match | None:
     return Match.objects.filter(pk=key).first()
 
 
-def viewer_of(match: Match, user: Any) -> tuple[Viewer, str | None]:
-    """Seated: that player; otherwise the match's referees (`cacho.services.referees`) see
-    every die; everyone else is a spectator."""
+def viewer_of(match: Match, user: Any, session: Any = None) -> tuple[Viewer, str | None]:
+    """Seated: that player (by account, or by a seat the browser's session holds:
+    `cacho.services.seat_holders`); otherwise the match's referees
+    (`cacho.services.referees`) see every die; everyone else is a spectator."""
+    if user is not None and getattr(user, "is_authenticated", False):
+        seat = Seat.objects.filter(match=match, user=user).first()
+        if seat is not None:
+            return Viewer.of_player(seat.name), seat.name
+    held = seat_holders.session_seat(match.pk, session)
+    if held is not None:
+        return Viewer.of_player(held), held
     if user is None or not getattr(user, "is_authenticated", False):
         return Viewer.spectator(), None
-    seat = Seat.objects.filter(match=match, user=user).first()
-    if seat is not None:
-        return Viewer.of_player(seat.name), seat.name
     if referees.referees(match.pk, user):
         return Viewer.referee(), None
     return Viewer.spectator(), None
 
 
-def open_connection(match_id: str, user: Any, channel_name: str) -> Connection | None:
+def open_connection(match_id: str, user: Any, channel_name: str, session: Any = None) -> Connection | None:
     match = _match(match_id)
     if match is None:
         return None
-    viewer, seat = viewer_of(match, user)
+    viewer, seat = viewer_of(match, user, session)
     user_id = user.pk if user is not None and getattr(user, "is_authenticated", False) else None
     LiveConnection.objects.update_or_create(
         channel_name=channel_name, defaults={"match": match, "seat_name": seat or "", "user_id": user_id}
@@ -161,27 +166,78 @@ def frames_after(
     return [event_json(event, game, state, connection.viewer) for event in events], events[-1].version
 
 
-def frames_from_wire(connection: Connection, wire: list[dict[str, Any]]) -> list[str]:
+def frames_from_wire(connection: Connection, wire: list[dict[str, Any]], state: Any = None) -> list[str]:
     """The events of a notice as this viewer may see them, serialised (pure: no database).
 
-    Every spectator of a match (and every referee) receives the same text: it is cut and
-    serialised once per process, not once per socket."""
+    Each event's spectator frame is built and serialised once per process; every spectator
+    receives that text, and so does a player whose cut of the event is the same (a bid,
+    most of a match): only a player shown something of their own (their dice) gets a text
+    of their own. Referees (every die) share one text per event as well.
+
+    `state`: the match's state after the last event, when the caller has it; if that event
+    names this socket's player to act, its frame carries the player's view as `state` (what
+    a state frame's `d.state` holds), so the player needs no state request to move."""
     viewer = connection.viewer
-    shared = viewer.player is None
     out = []
+    last = wire[-1] if wire else None
     for item in wire:
-        key = (connection.match_id, item["v"], item["hash"], viewer.kind)
-        text = SHARED_FRAMES.get(key) if shared else None
-        if text is None:
-            text = dumps(frame_from_wire(item, connection.game, connection.seating, viewer))
-            if shared:
+        public = _public_frame(connection, item)
+        if (
+            item is last
+            and state is not None
+            and viewer.player is not None
+            and item["public"].get("to_act") == viewer.player
+        ):
+            shown = connection.game.view_event(public.event, connection.seating, viewer)
+            view = connection.game.view(state, viewer)
+            out.append(dumps({**public.frame, "d": shown, "state": view}))
+            continue
+        if viewer.player is None and viewer.kind == SPECTATOR.kind:
+            out.append(public.text)
+            continue
+        if viewer.player is None:  # a referee
+            key = (connection.match_id, item["v"], item["hash"], viewer.kind)
+            text = SHARED_FRAMES.get(key)
+            if text is None:
+                text = _text_for(connection, public, viewer)
                 SHARED_FRAMES.put(key, text)
-        out.append(text)
+            out.append(text)
+            continue
+        out.append(_text_for(connection, public, viewer))
     return out
 
 
-# Serialised frames shared by a process's spectators and referees (the event's hash in the
-# key: never a stale frame).
+@dataclass(frozen=True, slots=True)
+class PublicFrame:
+    event: Any  # the engine's event
+    frame: dict[str, Any]  # as a spectator receives it
+    text: str  # that frame serialised
+
+
+SPECTATOR = Viewer.spectator()
+
+
+def _public_frame(connection: Connection, item: dict[str, Any]) -> PublicFrame:
+    # The event's hash in the key: never a stale frame.
+    key = (connection.match_id, item["v"], item["hash"])
+    public = PUBLIC_FRAMES.get(key)
+    if public is None:
+        event = connection.game.event_from_dict({"type": item["t"], **item["payload"]})
+        frame = frame_from_wire(item, connection.game, connection.seating, SPECTATOR, event)
+        public = PublicFrame(event, frame, dumps(frame))
+        PUBLIC_FRAMES.put(key, public)
+    return public
+
+
+def _text_for(connection: Connection, public: PublicFrame, viewer: Viewer) -> str:
+    shown = connection.game.view_event(public.event, connection.seating, viewer)
+    if shown == public.frame["d"]:
+        return public.text  # nothing hidden from the public in it: the public text
+    return dumps({**public.frame, "d": shown})
+
+
+PUBLIC_FRAMES: LRU[tuple[Any, ...], PublicFrame] = LRU(4096)
+# Serialised frames shared by a process's referees.
 SHARED_FRAMES: LRU[tuple[Any, ...], str] = LRU(4096)
 
 

@@ -22,9 +22,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from django.db import connection
-
-from cacho import metrics, projections, snapshots
+from cacho import databases, metrics, projections, snapshots
 from cacho.clock import now_ms
 from cacho.engine.games import Game
 from cacho.services import deadlines, finished, notices
@@ -58,7 +56,7 @@ def run(done: Committed) -> None:
     metrics.appended(len(done.events))
     STATES.put(Cached(done.state, head))
     queued: list[Queued] = []  # for the dispatch thread, handed over together
-    if connection.vendor == "postgresql":
+    if databases.postgresql():
         # Off the caller's thread (its own connection); a newer version replaces it.
         queued.append((partial(project, done), ("project", head.key), "projections", PROJECTION_HOLD))
     else:  # SQLite allows one writer: no second writing thread in embedded mode

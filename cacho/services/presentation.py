@@ -109,9 +109,13 @@ def wire_event(event: StoredEvent) -> dict[str, Any]:
     }
 
 
-def frame_from_wire(wire: dict[str, Any], game: Game, state: Any, viewer: Viewer) -> dict[str, Any]:
-    """`{"v", "t", "d", ...}`: one event as `viewer` may receive it (`d` from the game's view_event)."""
-    engine_event = game.event_from_dict({"type": wire["t"], **wire["payload"]})
+def frame_from_wire(
+    wire: dict[str, Any], game: Game, state: Any, viewer: Viewer, engine_event: Any = None
+) -> dict[str, Any]:
+    """`{"v", "t", "d", ...}`: one event as `viewer` may receive it (`d` from the game's
+    view_event; `engine_event`: the wire's event as the engine's, when the caller has it)."""
+    if engine_event is None:
+        engine_event = game.event_from_dict({"type": wire["t"], **wire["payload"]})
     public = wire["public"]
     frame: dict[str, Any] = {
         "v": wire["v"],

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from cacho.models import Event, Match
 
-pytestmark = pytest.mark.usefixtures("committed_db")
+pytestmark = [pytest.mark.usefixtures("committed_db"), pytest.mark.sqlite_too]
 
 User = get_user_model()
 

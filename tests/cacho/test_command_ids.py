@@ -11,7 +11,7 @@ from cacho.models import Event
 from cacho.services import matches
 from tests.cacho.test_api import new_match, on_turn
 
-pytestmark = pytest.mark.usefixtures("committed_db")
+pytestmark = [pytest.mark.usefixtures("committed_db"), pytest.mark.sqlite_too]
 
 
 def test_another_seat_reusing_an_id_gets_a_conflict_and_its_move_is_not_lost() -> None:

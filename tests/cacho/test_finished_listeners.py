@@ -13,7 +13,7 @@ from cacho.models import Match
 from cacho.services import matches
 from tests.cacho.helpers import command_id
 
-pytestmark = pytest.mark.usefixtures("committed_db")
+pytestmark = [pytest.mark.usefixtures("committed_db"), pytest.mark.sqlite_too]
 
 heard: list[Any] = []
 

@@ -22,7 +22,7 @@ from cacho.models import DiceSeed, Event, Match
 from cacho.services import matches
 from tests.cacho.helpers import legal_bidding_move, state_of
 
-pytestmark = pytest.mark.usefixtures("committed_db")
+pytestmark = [pytest.mark.usefixtures("committed_db"), pytest.mark.sqlite_too]
 
 User = get_user_model()
 

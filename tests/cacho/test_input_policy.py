@@ -17,7 +17,7 @@ from cacho.models import Event, Match
 from tests.cacho.test_api import RECORD, client_for, new_match, on_turn, referee_ref  # noqa: F401
 
 # "keeper" may import records (the import check `referee_ref` configures).
-pytestmark = pytest.mark.usefixtures("committed_db", "referee_ref")
+pytestmark = [pytest.mark.usefixtures("committed_db", "referee_ref"), pytest.mark.sqlite_too]
 
 DEEP = "[" * 100_000 + "]" * 100_000
 

@@ -19,7 +19,7 @@ from cacho.services.verify import verify_match
 from cacho.store import read_stream
 from tests.cacho.helpers import command_id, legal_bidding_move, state_of
 
-pytestmark = pytest.mark.usefixtures("committed_db")
+pytestmark = [pytest.mark.usefixtures("committed_db"), pytest.mark.sqlite_too]
 
 heard: list[str] = []
 
@@ -167,10 +167,10 @@ def test_award_reopen_and_finish_again_tell_the_listeners_each_time() -> None:
 
 
 def test_an_alalay_correction_of_a_finished_match_is_heard_of_again() -> None:
-    match = matches.create_match("alalay", ["ana", "beto"], first_seat=0)
+    match = matches.create_match("alalay", ["ana", "beto", "caro"], first_seat=0)
     rule(match, {"kind": "disqualify", "seat": "beto"})  # the others play on, as after an abandonment
     assert Match.objects.get(pk=match.pk).status == Match.STATUS_LIVE
-    rule(match, {"kind": "award-result", "placements": {"ana": 1, "beto": 2}})
+    rule(match, {"kind": "award-result", "placements": {"ana": 1, "beto": 3, "caro": 2}})
     stored = Match.objects.get(pk=match.pk)
     assert stored.status == Match.STATUS_FINISHED and heard == [str(match.pk)]
     rule(match, {"kind": "penalty", "seat": "ana", "points": 5})

@@ -23,7 +23,7 @@ from cacho.services.state_cache import engine_events
 from cacho.services.verify import verify_match
 from tests.cacho.helpers import command_id, legal_bidding_move, play, state_of
 
-pytestmark = pytest.mark.usefixtures("committed_db")
+pytestmark = [pytest.mark.usefixtures("committed_db"), pytest.mark.sqlite_too]
 
 
 def versions(match: Match) -> list[int]:

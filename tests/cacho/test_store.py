@@ -33,6 +33,7 @@ def played_match(moves: int = 12, seed: int = 1) -> object:
 
 
 @pytest.mark.usefixtures("committed_db")
+@pytest.mark.sqlite_too  # the triggers are each database's own (cacho.append_only)
 def test_the_database_refuses_update_and_delete_of_events() -> None:
     match = played_match(3)
     for sql in (

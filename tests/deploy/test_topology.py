@@ -125,7 +125,7 @@ def test_a_club_evening_through_nginx(topology: Topology) -> None:
 
     export = ana.get(f"{base}/standings/csv")
     assert export.status == 200, export.body[:500]
-    rows = list(csv.reader(io.StringIO(export.body.decode("utf-8"))))
+    rows = list(csv.reader(io.StringIO(export.body.decode("utf-8-sig"))))
     assert rows[0][:2] == ["Place", "Entry"]
     assert sorted(row[1] for row in rows[1:]) == ["Ana", "Beto"]
 

@@ -199,6 +199,32 @@ def test_lobby_my_matches_a_profile_and_the_404_page(
     assert spanish_errors == [], spanish_errors
 
 
+@pytest.mark.slow
+def test_the_lobby_lists_every_live_match_of_the_player_their_turn_first(
+    open_page: Any, tasks_in_process: None
+) -> None:
+    ana = _user("ana")
+    made = []
+    for names in (("ana", "beto"), ("caro", "ana"), ("dora", "ana", "eva")):
+        match = match_service.create_match("dudo", list(names), first_seat=0)
+        match_service.take_seat(match.pk, names.index("ana"), ana)
+        made.append(str(match.pk))
+    settle_after_commit_work()
+    on_turn, waiting, newest = made
+
+    page = open_page("/", "ana", watch=True)
+    page.wait_for_selector("#lobby[data-loaded]")
+    cards = page.locator("#lobby-next [data-your-match]")
+    assert [cards.nth(i).get_attribute("data-your-match") for i in range(cards.count())] == [
+        on_turn,
+        newest,
+        waiting,
+    ]
+    assert cards.first.locator(".your-turn").count() == 1
+    assert page.locator("#lobby-next .your-turn").count() == 1
+    shot(page, "lobby-your-matches")
+
+
 @pytest.mark.django_db
 def test_the_error_pages_use_the_sites_layout(client: Any, settings: Any) -> None:
     from django.views import defaults

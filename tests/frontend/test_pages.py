@@ -219,7 +219,7 @@ def test_a_finished_tournament_shows_its_podium(open_page: Any) -> None:
     csv_href = page.get_attribute('.exports a[href$="/standings/csv"]', "href")
     response = page.request.get(page.url.split("/tournaments/")[0] + csv_href)
     assert response.ok
-    header, first = response.text().splitlines()[:2]
+    header, first = response.text().lstrip("\ufeff").splitlines()[:2]
     assert header.startswith("Puesto,Participante,") and first.split(",")[:2] == ["1", by_place[1][0]]
 
 

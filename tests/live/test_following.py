@@ -4,12 +4,13 @@ and the state frames it makes from them equal the store's, for every viewer."""
 
 from __future__ import annotations
 
+import asyncio
 import random
-import uuid
+import threading
+from collections.abc import Coroutine
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from cacho.engine.games import game_for
@@ -42,10 +43,22 @@ def connections_of(match: Match) -> list[reads.Connection]:
     ]
 
 
-def next_notice(layer: Any, channel: str, version: int) -> dict[str, Any]:
+class Listener:
+    """An event loop of its own, as a server process's hub has: the pub/sub layer keeps its
+    subscriptions per loop, so joining and receiving happen on this one."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+
+    def run(self, coroutine: Coroutine[Any, Any, Any], timeout: float = 10) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+
+def next_notice(listener: Listener, layer: Any, channel: str, version: int) -> dict[str, Any]:
     """The notice of `version` (an earlier one still in flight is skipped)."""
     while True:
-        notice: dict[str, Any] = async_to_sync(layer.receive)(channel)
+        notice: dict[str, Any] = listener.run(layer.receive(channel))
         if notice.get("version", 0) >= version:
             assert notice["version"] == version
             return notice
@@ -57,8 +70,9 @@ def test_a_process_follows_another_ones_writes_from_the_notices() -> None:
     key = str(match.pk)
     DISPATCH.drain()
     notices.settle()  # the new match's own notice is out before this channel joins
-    channel = f"{HUB_PREFIX}{uuid.uuid4().hex}"  # as a server process's hub listens
-    async_to_sync(layer.group_add)(notices.group_name(key), channel)
+    listener = Listener()
+    channel = listener.run(layer.new_channel(HUB_PREFIX))  # as a server process's hub listens
+    listener.run(layer.group_add(notices.group_name(key), channel))
     connections = connections_of(match)
     _, seats = reads.state_frame(key, connections[0])
     rng = random.Random(7)
@@ -71,7 +85,7 @@ def test_a_process_follows_another_ones_writes_from_the_notices() -> None:
             break
         player, command = legal_bidding_move(before.state, rng)
         result = matches.submit(match.pk, player, command, command_id())
-        notice = next_notice(layer, channel, result.version)
+        notice = next_notice(listener, layer, channel, result.version)
         written = STATES.get(key)
         assert written is not None and written.version == result.version == notice["version"]
 

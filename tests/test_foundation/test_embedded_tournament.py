@@ -1,6 +1,7 @@
 """`CACHO_DEMO=0 make run`: a 4-entry tournament played through the HTTP API by its players
-reaches its next round within 2 s of its last table ending, and finishes, with nothing but
-the serving process (SQLite, in-memory layer, no worker, no beat, no demo bots)."""
+reaches its next round within 2 s of its last table ending, and finishes, and its four
+players are on the leaderboard, with nothing but the serving process (SQLite, in-memory
+layer, no worker, no beat, no demo bots)."""
 
 from __future__ import annotations
 
@@ -116,5 +117,8 @@ def test_a_tournament_runs_to_its_end_on_the_default_install(tmp_path: Path) -> 
         assert ranking["finished"] and [p["place"] for p in ranking["ranking"]][:1] == [1]
         assert len(ranking["ranking"]) == 4
         assert max(waits) < NEXT_ROUND_WITHIN
+        # The rated tables reach the leaderboard in embedded mode too (SQLite has no DISTINCT ON).
+        board = call(server, organiser, "GET", "/api/ratings?family=dudo")["results"]
+        assert sorted(row["username"] for row in board) == ["ana", "beto", "caro", "dani"]
         drawn, finished = (round(w * 1000) for w in waits)
         print(f"round 2 drawn {drawn} ms after round 1 ended; finished {finished} ms after round 2 ended")

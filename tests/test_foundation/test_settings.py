@@ -56,9 +56,12 @@ def test_service_settings(tmp_path: Path) -> None:
     assert db["ENGINE"] == "django.db.backends.postgresql"
     assert (db["NAME"], db["USER"], db["HOST"], int(db["PORT"])) == ("cacho_x", "someone", "db.example", 6543)
     layer = s["CHANNEL_LAYERS"]["default"]
-    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     # redis-py >= 8 would otherwise time out idle consumers after 5 s (docs/pitfalls.md).
     assert layer["CONFIG"]["hosts"] == [{"address": "redis://cache.example:6380/2", "socket_timeout": None}]
+    lists = settings_of({**env, "CACHO_REDIS_LAYER": "lists"}, "CHANNEL_LAYERS")["CHANNEL_LAYERS"]["default"]
+    assert lists["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert lists["CONFIG"]["hosts"] == layer["CONFIG"]["hosts"]
     assert s["CELERY_BROKER_URL"] == "redis://cache.example:6380/2"
     assert s["CELERY_TASK_ALWAYS_EAGER"] is False
 
@@ -130,7 +133,8 @@ def test_a_serving_process_has_its_channel_layer_before_the_first_move(tmp_path:
         "import sys\n"
         "import tournaments.asgi\n"
         "from channels.layers import channel_layers\n"
-        "print('channels_redis.core' in sys.modules, type(channel_layers.backends.get('default')).__name__)\n"
+        "layer = channel_layers.backends.get('default')\n"
+        "print('channels_redis.pubsub' in sys.modules, type(layer).__name__)\n"
     )
     done = subprocess.run(
         [PYTHON, "-c", code],
@@ -142,4 +146,4 @@ def test_a_serving_process_has_its_channel_layer_before_the_first_move(tmp_path:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["True", "RedisChannelLayer"]
+    assert done.stdout.split() == ["True", "RedisPubSubChannelLayer"]

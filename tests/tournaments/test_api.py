@@ -16,7 +16,7 @@ from tournaments.models import Membership, Tournament
 from tournaments.services import add_member, create_tournament, start_tournament, sweep
 from tournaments.services.bots import play_bots_until_stuck
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite_too]
 
 STAGES = [{"name": "swiss", "format": "swiss", "params": {"rounds": 1, "table_size": 3}}]
 
@@ -117,7 +117,7 @@ def test_exports_are_stamped_with_the_log_head(make_user: Any) -> None:
     # in the file name (the rest of the stamp is in the JSON, the XLSX and the page).
     csv_response = client.get(f"{base}/csv", HTTP_ACCEPT_LANGUAGE="en")
     assert tournament.head_hash[:12] in csv_response["Content-Disposition"]
-    rows = list(csv.reader(io.StringIO(csv_response.content.decode("utf-8"))))
+    rows = list(csv.reader(io.StringIO(csv_response.content.decode("utf-8-sig"))))
     assert rows[0][:2] == ["Place", "Entry"] and len(rows) == 7
     assert [r[1] for r in rows[1:]] == ranking
     assert rows[1][0] == "1"
@@ -146,7 +146,8 @@ def test_management_commands(make_user: Any) -> None:
 
     out = io.StringIO()
     call_command("seed_demo", stdout=out)
-    call_command("seed_demo", stdout=out)  # idempotent: the same two tournaments
+    call_command("seed_demo", stdout=out)  # idempotent: the same three tournaments
     assert Tournament.objects.filter(club__slug="demo", status=Tournament.RUNNING).count() == 2
+    assert Tournament.objects.filter(club__slug="demo", status=Tournament.FINISHED).count() == 1
     call_command("rebuild_tournament_projections", stdout=out)
-    assert "2 tournament(s)" in out.getvalue()
+    assert "3 tournament(s)" in out.getvalue()

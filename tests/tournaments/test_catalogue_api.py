@@ -16,7 +16,7 @@ from tournaments.competition.tables import LARGEST_TABLE, SMALLEST_TABLE
 from tournaments.models import Membership
 from tournaments.services import add_member, formats
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite_too]
 
 
 def test_the_rulesets_catalogue_is_public_and_complete() -> None:
@@ -46,6 +46,19 @@ def test_the_rulesets_catalogue_is_public_and_complete() -> None:
     assert raise_rule["type"] == "choice" and set(raise_rule["value_labels"]) == {"standard", "strict"}
     assert by_code["cacho-online"]["options"] == []
     assert all(r["description"] for r in data)
+
+
+def test_the_catalogue_offers_each_games_time_policies_its_default_first() -> None:
+    """The create form's "Rounds at time" choices come from here (docs/rules.md §9.1)."""
+    by_code = {r["ruleset"]: r for r in APIClient().get("/api/rulesets", HTTP_ACCEPT_LANGUAGE="en").json()}
+    offered = {code: [p["value"] for p in r["time_policies"]] for code, r in by_code.items()}
+    assert offered["dudo"] == ["dice-left", "two-more-rounds", "sudden-death"]
+    assert offered["alalay"] == ["sheet-as-it-stands", "finish-round-of-turns"]
+    for ruleset in by_code.values():
+        assert [p["default"] for p in ruleset["time_policies"]] == [True] + [False] * (
+            len(ruleset["time_policies"]) - 1
+        )
+        assert all(p["label"] and p["help"] for p in ruleset["time_policies"])
 
 
 def test_the_catalogue_speaks_the_request_language() -> None:

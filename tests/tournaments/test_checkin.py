@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from tests.tournaments.helpers import club_with_organiser
 from tournaments.models import Entry, Tournament, TournamentEvent
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite_too]
 
 STAGES = [{"name": "swiss", "format": "swiss", "params": {"rounds": 1, "table_size": 2}}]
 

@@ -15,7 +15,7 @@ from tests.tournaments.disputes import Club, club_with_organiser
 from tournaments.models import Dispute, Membership, Round, Table, Tournament, TournamentEvent
 from tournaments.services import add_member
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 
 _commands = itertools.count(1)
 TWO_ROUNDS_1V1 = [{"name": "swiss", "format": "swiss", "params": {"rounds": 2, "table_size": 2}}]

@@ -15,7 +15,7 @@ from tests.tournaments.helpers import club_with_organiser
 from tournaments.models import Entry, Membership, Round, Table, Tournament, TournamentEvent
 from tournaments.services import add_member, create_tournament, log, register, start_tournament
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 
 _commands = itertools.count(1)
 SWISS_1V1 = [{"name": "swiss", "format": "swiss", "params": {"rounds": 3, "table_size": 2}}]
@@ -200,9 +200,9 @@ def test_a_winner_who_withdraws_before_the_table_is_recorded_keeps_the_win(
 def test_an_entry_that_withdraws_mid_match_forfeits_that_table_whatever_the_match_made_of_it(
     make_user: Any,
 ) -> None:
-    """Everyone leaves an Alalay table with nothing scored: the match places them all first
-    (equal totals). The entry that withdrew is a forfeit, placed last; the others share the
-    win."""
+    """Everyone but one leaves an Alalay table with nothing scored: the one left wins it
+    (rules.md §9 P-3), the leavers share the next place (equal totals). The entry that
+    withdrew is a forfeit, placed last, whatever its total."""
     club, organiser = club_with_organiser(make_user, "alalay-walk")
     plan = [{"name": "swiss", "format": "swiss", "params": {"rounds": 2, "table_size": 4}}]
     tournament = create_tournament(club.pk, organiser, name="Walk", ruleset="alalay", stages=plan)
@@ -212,11 +212,13 @@ def test_an_entry_that_withdraws_mid_match_forfeits_that_table_whatever_the_matc
     gone = entries[0]
     client(organiser).post(f"/api/entries/{gone.pk}/withdraw")
     assert logged(tournament, log.WITHDRAWN)[0]["forfeited_tables"] == [table.pk]
-    for seat in table.seats.exclude(entry=gone).order_by("index")[:3]:
+    stayers = list(table.seats.exclude(entry=gone).order_by("index"))
+    for seat in stayers[:2]:
         name = match_service_seat_name(table.match_id, seat.match_seat)
         match_service.submit(table.match_id, name, {"type": "abandon"}, f"entries-{next(_commands)}")
     table.refresh_from_db()
     assert table.status == Table.FINISHED
     placed = {line["entry"]: (line["placement"], bool(line.get("forfeit"))) for line in table.result}
     assert placed[gone.pk] == (4, True)
-    assert sorted(placed[e.pk] for e in entries[1:]) == [(1, False)] * 3
+    assert placed[stayers[2].entry_id] == (1, False)
+    assert sorted(placed[s.entry_id] for s in stayers[:2]) == [(2, False)] * 2

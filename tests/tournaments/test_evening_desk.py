@@ -44,7 +44,7 @@ from tournaments.services import clock as round_clock
 from tournaments.services.lifecycle import locked
 from tournaments.services.standings import final_ranking
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite_too]
 
 SWISS = [{"name": "swiss", "format": "swiss", "params": {"rounds": 3, "table_size": 4}}]
 ROBIN = [{"name": "groups", "format": "round_robin", "params": {"table_size": 2}}]
@@ -342,7 +342,7 @@ def test_the_clock_is_read_by_round_tournament_and_match(make_user: Any) -> None
     start_tournament(tournament.pk, owner)
     rnd = tournament.rounds.get()
     started = client(owner).post(
-        f"/api/rounds/{rnd.pk}/clock", {"action": "start", "minutes": 45}, format="json"
+        f"/api/rounds/{rnd.pk}/clock", {"action": "start", "minutes": 45, "confirm": True}, format="json"
     )
     assert started.status_code == 200 and started.json()["state"] == "running"
     assert 44 * 60000 < started.json()["remaining_ms"] <= 45 * 60000 and started.json()["ends_at"]

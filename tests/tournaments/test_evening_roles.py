@@ -34,7 +34,7 @@ from tournaments.services import (
 from tournaments.services.desk import disqualify
 from tournaments.services.members import add_member as invite
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite_too]
 
 ROLES = ("organiser", "referee", "scorekeeper", "player", "anonymous")
 SWISS = [{"name": "swiss", "format": "swiss", "params": {"rounds": 3, "table_size": 4}}]
@@ -142,7 +142,7 @@ def _running_with_clock(world: World) -> dict[str, Any]:
     tournament = world.tournament(started=True)
     rnd = tournament.rounds.get()
     world.client("organiser").post(
-        f"/api/rounds/{rnd.pk}/clock", {"action": "start", "minutes": 45}, format="json"
+        f"/api/rounds/{rnd.pk}/clock", {"action": "start", "minutes": 45, "confirm": True}, format="json"
     )
     return {"round": rnd.pk}
 
@@ -312,7 +312,7 @@ CASES = [
     Case(
         "start-the-clock",
         lambda w: {"round": w.tournament(started=True).rounds.get().pk},
-        _post("/api/rounds/{round}/clock", {"action": "start", "minutes": 45}),
+        _post("/api/rounds/{round}/clock", {"action": "start", "minutes": 45, "confirm": True}),
         ("organiser", "referee"),
     ),
     Case(

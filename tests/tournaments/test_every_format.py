@@ -187,7 +187,7 @@ def live(match_id: Any) -> bool:
 
 def play_out(match_id: Any, rng: random.Random, real: bool) -> None:
     """To the end of the match: random legal moves (`real`), or the players leaving one by
-    one in a random order (the last one left wins); an Alalay survivor plays its turns."""
+    one in a random order (the last one left wins, in every game: rules.md §9 P-3)."""
     game = Match.objects.get(pk=match_id).game
     if real and game == "dudo":
         play_bidding_match(match_id, rng)
@@ -324,7 +324,7 @@ def check_champion_everywhere(run: Run) -> None:
     )
     standings = client.get(f"{base}/standings").json()
     assert standings["final_ranking"] == ranking
-    rows = list(csv.reader(io.StringIO(client.get(f"{base}/standings/csv").content.decode("utf-8"))))
+    rows = list(csv.reader(io.StringIO(client.get(f"{base}/standings/csv").content.decode("utf-8-sig"))))
     assert rows[1][0] == "1" and rows[1][1] in winners, rows[:3]
     book = openpyxl.load_workbook(io.BytesIO(client.get(f"{base}/standings/xlsx").content))
     first = list(book.worksheets[0].iter_rows(values_only=True))

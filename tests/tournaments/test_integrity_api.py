@@ -15,7 +15,7 @@ from tests.tournaments.integrity import play_tables
 from tournaments.integrity import signals
 from tournaments.models import Table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 
 ONE_ROUND_1V1 = [{"name": "swiss", "format": "swiss", "params": {"rounds": 1, "table_size": 2}}]
 

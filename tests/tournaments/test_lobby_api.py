@@ -18,7 +18,7 @@ from tournaments.models import Table, Tournament
 from tournaments.services import create_tournament, register, start_tournament
 
 # Transactional: a finished match records its table (and the projections are written) after commit.
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 
 
 def client_for(user: Any) -> APIClient:
@@ -216,3 +216,28 @@ def test_the_tv_is_the_table_with_the_biggest_bid(make_user: Any) -> None:
     assert tv["bid"] == {"quantity": 6, "face": 3, "by": bidder}
     assert tv["interest"] == {"score": 1.6, "closeness": 1.0, "pressure": 0.6}
     assert body["tables"][1]["interest"]["pressure"] == 0.0
+
+
+def test_the_lobby_lists_every_live_match_of_the_player_their_turn_first(make_user: Any) -> None:
+    ana = make_user("ana")
+
+    def sit(names: list[str], first: int) -> Match:
+        match = match_service.create_match("dudo", names, created_by=ana, first_seat=first)
+        match_service.take_seat(match.pk, names.index("ana"), ana)
+        return match
+
+    on_turn = sit(["ana", "beto"], first=0)  # the oldest, but Ana plays now
+    waiting = sit(["carla", "ana"], first=0)
+    newest = sit(["dora", "ana", "eva"], first=0)
+    casual(ana, finish=True, rng=random.Random(3))  # over: not listed
+    settle_after_commit_work()
+
+    body = client_for(ana).get("/api/lobby").json()
+    yours = body["yours"]
+    assert [m["match"] for m in yours] == [str(on_turn.pk), str(newest.pk), str(waiting.pk)]
+    assert [m["your_turn"] for m in yours] == [True, False, False]
+    assert [o["name"] for o in yours[1]["opponents"]] == ["dora", "eva"]
+    assert all(m["kind"] == "match" and m["tournament"] is None for m in yours)
+    assert body["next"] == yours[0]
+    assert APIClient().get("/api/lobby").json()["yours"] == []
+    assert client_for(make_user("fede")).get("/api/lobby").json()["yours"] == []

@@ -19,7 +19,7 @@ from tests.tournaments.helpers import club_with_organiser
 from tournaments.models import Membership, StandingRow, Table, Tournament, TournamentEvent
 from tournaments.services import create_tournament, register, start_tournament
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 
 _ids = itertools.count(1)
 ONE_TABLE_OF_3 = [{"name": "swiss", "format": "swiss", "params": {"rounds": 1, "table_size": 3}}]

@@ -15,7 +15,7 @@ from tests.tournaments.helpers import club_with_organiser
 from tournaments.models import Round, Table, TableSeat, Tournament
 from tournaments.services import create_tournament, register, start_tournament, sweep
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 
 _commands = itertools.count(1)
 ONE_ROUND_1V1 = [{"name": "swiss", "format": "swiss", "params": {"rounds": 2, "table_size": 2}}]

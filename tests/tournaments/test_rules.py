@@ -26,7 +26,7 @@ from tournaments.services import (
 from tournaments.services.bots import play_bots_until_stuck
 from tournaments.tasks import advance_tournament
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite_too]
 
 SMALL_SWISS = [{"name": "swiss", "format": "swiss", "params": {"rounds": 2, "table_size": 3}}]
 

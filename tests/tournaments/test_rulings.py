@@ -23,7 +23,7 @@ from tournaments.models import Dispute, Membership, Round, Table, Tournament, To
 from tournaments.services import add_member, create_tournament, standings, start_tournament
 from tournaments.services.bots import play_bots_until_stuck
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 
 _commands = itertools.count(1)
 

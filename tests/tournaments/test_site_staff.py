@@ -16,7 +16,7 @@ from tournaments.models import Dispute, Membership, TournamentEvent
 from tournaments.services import add_member, has_role
 from tournaments.services.disputes import queue, referees_match
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 
 
 def _filed(club: Club) -> dict[str, Any]:

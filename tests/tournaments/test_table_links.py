@@ -14,7 +14,7 @@ from tournaments.models import Table
 from tournaments.services import create_tournament, register, start_tournament
 from tournaments.services.standings import standing_rows
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite_too]
 
 STAGES = [{"name": "swiss", "format": "swiss", "params": {"rounds": 2, "table_size": 2}}]
 

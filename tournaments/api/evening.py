@@ -22,9 +22,9 @@ from tournaments import matches, printables
 from tournaments.api import serializers as s
 from tournaments.api.views import ERRORS, exception_handler
 from tournaments.models import ClubInvitation, Dispute, Entry, Membership, Round, Table, Tournament
-from tournaments.services import clock, desk, members
-from tournaments.services.clubs import has_role
-from tournaments.services.entries import DESK, late_entry_stage
+from tournaments.services import clock, desk, members, seat_links
+from tournaments.services.clubs import DESK, has_role
+from tournaments.services.entries import late_entry_stage
 from tournaments.services.errors import NotFound, TournamentError
 
 ROLE_CODES = [code for code, _name in Membership.ROLE_CHOICES]
@@ -125,6 +125,11 @@ class ClaimInput(serializers.Serializer):
 
 class ClockInput(serializers.Serializer):
     action = serializers.ChoiceField(choices=list(clock.ACTIONS))
+    confirm = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="start: start even though guest seats wait for their player (`unclaimed-guest-seats`).",
+    )
     minutes = serializers.FloatField(
         required=False,
         allow_null=True,
@@ -148,12 +153,38 @@ class ConsoleTableSerializer(s.TableSerializer):
 
     state = serializers.SerializerMethodField(help_text="waiting, playing, finished or disputed")
     open_disputes = serializers.SerializerMethodField()
+    waiting_for = serializers.SerializerMethodField(
+        help_text="Guest entries at this online table whose player has not opened the seat link yet."
+    )
+    seat_links = serializers.SerializerMethodField(
+        help_text="Organisers and referees only: each guest seat's link, QR code and status."
+    )
 
     class Meta(s.TableSerializer.Meta):
-        fields = [*s.TableSerializer.Meta.fields, "state", "open_disputes"]
+        fields = [*s.TableSerializer.Meta.fields, "state", "open_disputes", "waiting_for", "seat_links"]
+
+    def get_waiting_for(self, table: Table) -> list[int]:
+        return list(self.context.get("waiting_for", {}).get(table.pk, []))
+
+    def get_seat_links(self, table: Table) -> list[dict[str, object]]:
+        return list(self.context.get("seat_links", {}).get(table.pk, []))
 
     def _open(self, table: Table) -> int:
         return int(self.context.get("disputes", {}).get(table.pk, 0))
+
+    def get_seats(self, table: Table) -> list[dict[str, object]]:
+        # The entry's status beside its name: the console marks a withdrawn, no-show or
+        # disqualified entry wherever it names it.
+        return [
+            {
+                "index": seat.index,
+                "entry": seat.entry_id,
+                "name": seat.entry.name,
+                "status": seat.entry.status,
+                "forfeited": seat.forfeited,
+            }
+            for seat in table.seats.all()
+        ]
 
     def get_open_disputes(self, table: Table) -> int:
         return self._open(table)
@@ -331,6 +362,22 @@ class EntryClaimView(Base):
         return Response(s.EntrySerializer(entry).data)
 
 
+class CloseCheckInView(Base):
+    @extend_schema(
+        operation_id="tournament_check_in_close",
+        request=None,
+        responses={200: s.TournamentSerializer, **ERRORS},
+        description=(
+            "Close check-in now, before its deadline (organisers): the deadline becomes now and "
+            "the start drops the entries not checked in. Logged (`check-in-closed`)."
+        ),
+    )
+    def post(self, request: Request, tournament_id: str) -> Response:
+        tid = _id(tournament_id, _("No such tournament."))
+        tournament = desk.close_check_in(tid, request.user)
+        return Response(s.TournamentSerializer(tournament, context={"request": request}).data)
+
+
 class EntryUndoCheckInView(Base):
     @extend_schema(
         operation_id="entry_undo_check_in", request=None, responses={200: s.EntrySerializer, **ERRORS}
@@ -370,6 +417,7 @@ def console_data(tournament: Tournament, request: Request) -> dict[str, Any]:
                 "stage_name": r.stage.name,
                 "stage_round": r.stage_round,
                 "status": r.status,
+                "time_called_at": r.time_called_at.isoformat() if r.time_called_at else None,
             }
             for r in rounds
         ],
@@ -377,6 +425,7 @@ def console_data(tournament: Tournament, request: Request) -> dict[str, Any]:
     }
     if current is not None:
         names = dict(tournament.entries.values_list("pk", "name"))
+        statuses = dict(tournament.entries.values_list("pk", "status"))
         tables = list(current.tables.prefetch_related("seats__entry").order_by("number"))
         open_disputes: dict[int, int] = {}
         for table_id in Dispute.objects.filter(table__in=tables, status=Dispute.OPEN).values_list(
@@ -385,6 +434,11 @@ def console_data(tournament: Tournament, request: Request) -> dict[str, Any]:
             open_disputes[table_id] = open_disputes.get(table_id, 0) + 1
         live = [t.match_id for t in tables if t.match_id and t.status == Table.PLAYING]
         context = {"disputes": open_disputes, "under_way": matches.under_way_among(live) if live else set()}
+        # The director's links first: showing them makes any that are missing.
+        context["seat_links"] = seat_links.rows_for(
+            tables, user, tournament.club_id, request.build_absolute_uri
+        )
+        context["waiting_for"] = seat_links.waiting_entries(tables)
         body["round"] = {
             "id": current.pk,
             "number": current.number,
@@ -392,8 +446,13 @@ def console_data(tournament: Tournament, request: Request) -> dict[str, Any]:
             "stage_name": current.stage.name,
             "stage_round": current.stage_round,
             "status": current.status,
-            "byes": [{"entry": b, "name": names.get(int(b), "")} for b in current.byes],
+            "byes": [
+                {"entry": b, "name": names.get(int(b), ""), "status": statuses.get(int(b), "")}
+                for b in current.byes
+            ],
             "clock": clock.clock_view(current),
+            "time_called_at": current.time_called_at.isoformat() if current.time_called_at else None,
+            "time_policy": current.tournament.time_policy or matches.time_policies(tournament.ruleset)[0],
             "tables": ConsoleTableSerializer(tables, many=True, context=context).data,
         }
     return body
@@ -441,11 +500,20 @@ class RoundClockView(Base):
         responses={200: ClockSerializer, **ERRORS},
         description=(
             "Start (`minutes`), pause, resume, extend (`minutes`, negative to take time back) or "
-            "reset the round's clock (organisers, referees). Each action is logged."
+            "reset the round's clock (organisers, referees). Each action is logged. Starting the "
+            "clock while guest seats of the round's online tables wait for their player answers "
+            "409 `unclaimed-guest-seats` with `seats` ([{table, entry, name}]) and changes "
+            "nothing; send `confirm: true` to start anyway."
         ),
     )
     def post(self, request: Request, round_id: str) -> Response:
         data = self.valid(ClockInput, request)
+        if data["action"] == "start" and not data["confirm"]:
+            try:
+                seat_links.warn_on_clock_start(round_id, request.user, data.get("minutes"))
+            except seat_links.UnclaimedSeats as warning:
+                body = {"code": warning.code, "message": warning.message, "seats": warning.seats}
+                return Response(body, status=warning.status)
         rnd = clock.act(round_id, request.user, data["action"], data.get("minutes"))
         return Response(clock.clock_view(rnd))
 
@@ -486,6 +554,9 @@ class PrintView(Base):
         if kind not in printables.KINDS:
             raise NotFound(_("No such printable."))
         sheet = printables.round_sheet(tournament_id, request.query_params.get("round"))
+        if kind in ("cards", "slips"):
+            links = seat_links.print_rows(sheet.round, request.user, request.build_absolute_uri)
+            printables.with_seat_links(sheet, links)
         if kind == "sheets" and not sheet.traits["scoresheet"]:
             raise TournamentError("sheets-alalay-only", _("Score sheets are for Cacho Alalay tables."))
         context = {

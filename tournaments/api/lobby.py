@@ -125,19 +125,22 @@ class LobbyView(LobbyBase):
         description=(
             "`tables`: live tables, public information only, each with `interest` = closeness + "
             "pressure (see `tournaments.lobby`); `tv` is the first. `tournaments.running` and "
-            "`tournaments.coming` (registration open). `next`: for a logged-in player, their current "
-            "match (`kind: match`) or the tournament where they wait (`kind: waiting`), else null."
+            "`tournaments.coming` (registration open). `yours`: for a logged-in player, every live "
+            "match they sit at, those on their turn first (else empty). `next`: the first of them "
+            "(`kind: match`) or the tournament where they wait (`kind: waiting`), else null."
         ),
     )
     def get(self, request: Request) -> Response:
         tables = lobby.live_tables()
         user = request.user
+        yours = lobby.live_matches_of(user) if user.is_authenticated else []
         return Response(
             {
                 "tv": tables[0] if tables else None,
                 "tables": tables,
                 "tournaments": lobby.tournaments_now(),
-                "next": lobby.next_match(user) if user.is_authenticated else None,
+                "yours": yours,
+                "next": lobby.next_match(user, yours) if user.is_authenticated else None,
             }
         )
 

@@ -58,9 +58,19 @@ def _body(request: Request) -> dict[str, Any]:
 class MakePhysicalView(PhysicalView):
     @extend_schema(request=None, responses={200: s.TableSerializer, **ERRORS})
     def post(self, request: Request, table_id: str) -> Response:
-        """Make a table in play physical (organisers): a physical match with the same seats
-        replaces its online one, which stops for good. Logged (`table-made-physical`)."""
+        """Make a table physical before its first move (organisers): a physical match with the
+        same seats replaces its online one, which stops for good. Logged
+        (`table-made-physical`); 409 `table-under-way` once play has begun."""
         return Response(s.TableSerializer(physical.make_table_physical(table_id, request.user)).data)
+
+
+class MakeOnlineView(PhysicalView):
+    @extend_schema(request=None, responses={200: s.TableSerializer, **ERRORS})
+    def post(self, request: Request, table_id: str) -> Response:
+        """Make a physical table online before anything is entered at it (organisers): an
+        online match with the same seats replaces it. Logged (`table-made-online`); 409
+        `table-under-way` once play has begun, `table-already-online`."""
+        return Response(s.TableSerializer(physical.make_table_online(table_id, request.user)).data)
 
 
 class SheetView(PhysicalView):

@@ -3,6 +3,7 @@ checked by the write path (`tournaments.services`)."""
 
 from __future__ import annotations
 
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -54,6 +55,17 @@ class TournamentInput(serializers.Serializer):
     rated = serializers.BooleanField(
         required=False, default=True, help_text="its finished tables count for the players' ratings"
     )
+    time_policy = serializers.CharField(
+        max_length=32,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="how a table still playing at time is decided: '' (the game's default), dice-left, "
+        "two-more-rounds, sudden-death (bidding); sheet-as-it-stands, finish-round-of-turns (alalay)",
+    )
+    call_time_automatically = serializers.BooleanField(
+        required=False, default=False, help_text="the round clock calls time at zero"
+    )
 
 
 class TournamentUpdate(serializers.Serializer):
@@ -64,11 +76,20 @@ class TournamentUpdate(serializers.Serializer):
     appeal_minutes = serializers.IntegerField(required=False, help_text="0 to 1440; may change at any time")
     physical = serializers.BooleanField(required=False, help_text="physical tables; until the start")
     rated = serializers.BooleanField(required=False, help_text="rated tables; until the start")
+    time_policy = serializers.CharField(
+        max_length=32, required=False, allow_blank=True, help_text="the time policy; until the start"
+    )
+    call_time_automatically = serializers.BooleanField(
+        required=False, help_text="the round clock calls time at zero; until the start"
+    )
 
 
 class TournamentSerializer(serializers.ModelSerializer):
     traits = serializers.SerializerMethodField(
         help_text="What the pages draw differently for this game (standing, bids, scoresheet, terms)."
+    )
+    checkin_open = serializers.SerializerMethodField(
+        help_text="Check-in is open now: a deadline is set and has not passed (the server's clock)."
     )
     problem = serializers.SerializerMethodField(
         help_text="For the club's organisers: the last failure to record a result or draw a round "
@@ -91,6 +112,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "team_size",
             "status",
             "checkin_deadline",
+            "checkin_open",
             "seeding",
             "draw_commitment",
             "standings_config",
@@ -98,6 +120,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "appeal_minutes",
             "physical",
             "rated",
+            "time_policy",
+            "call_time_automatically",
             "version",
             "head_hash",
             "created_at",
@@ -106,6 +130,14 @@ class TournamentSerializer(serializers.ModelSerializer):
             "problem",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(serializers.BooleanField())
+    def get_checkin_open(self, tournament: Tournament) -> bool:
+        # By the server's clock: a page's own clock may be off by more than a close takes.
+        deadline = tournament.checkin_deadline
+        if tournament.status != Tournament.REGISTRATION or deadline is None:
+            return False
+        return timezone.now() <= deadline
 
     @extend_schema_field(serializers.DictField())
     def get_traits(self, tournament: Tournament) -> dict[str, object]:
@@ -148,6 +180,10 @@ class PlacingSerializer(serializers.Serializer):
     place = serializers.IntegerField(help_text="Shared places repeat: 1, 2, 3, 3, 5.")
     entry = serializers.IntegerField()
     name = serializers.CharField()
+    decided_at_time = serializers.IntegerField(
+        required=False,
+        help_text="How many of the entry's tables time decided (docs/rules.md §9.1); absent: none.",
+    )
 
 
 class RankingSerializer(serializers.Serializer):
@@ -192,6 +228,9 @@ class TableSerializer(serializers.ModelSerializer):
     scorekeeper_url = serializers.SerializerMethodField(
         help_text="A physical table's scorekeeper screen (null for an online table)."
     )
+    decided_at_time = serializers.SerializerMethodField(
+        help_text="The table ended at time, decided by the tournament's time policy (docs/rules.md §9.1)."
+    )
 
     class Meta:
         model = Table
@@ -206,7 +245,11 @@ class TableSerializer(serializers.ModelSerializer):
             "seats",
             "physical",
             "scorekeeper_url",
+            "decided_at_time",
         ]
+
+    def get_decided_at_time(self, table: Table) -> bool:
+        return any(isinstance(row, dict) and row.get("at_time") for row in table.result or [])
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_scorekeeper_url(self, table: Table) -> str | None:
@@ -223,7 +266,7 @@ class RoundSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Round
-        fields = ["id", "number", "stage", "stage_round", "status", "byes", "tables"]
+        fields = ["id", "number", "stage", "stage_round", "status", "byes", "time_called_at", "tables"]
 
 
 class EventSerializer(serializers.ModelSerializer):
@@ -234,11 +277,19 @@ class EventSerializer(serializers.ModelSerializer):
 
 class StartInput(serializers.Serializer):
     manual_order = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+    close_check_in = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Before the check-in deadline: close check-in and start in one step (both logged).",
+    )
 
 
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
+    field = serializers.CharField(
+        required=False, help_text="the field to change, when one is to blame: `stages[0].params.advance`"
+    )
 
 
 class RulesetOptionSerializer(serializers.Serializer):
@@ -253,6 +304,13 @@ class RulesetOptionSerializer(serializers.Serializer):
     help = serializers.CharField(help_text="What the option means, in plain language.")
 
 
+class RulesetTimePolicySerializer(serializers.Serializer):
+    value = serializers.CharField(help_text="The code to send as a tournament's `time_policy`.")
+    label = serializers.CharField(help_text="A short title, in the request's language.")
+    help = serializers.CharField(help_text="What happens at a table still playing, in plain language.")
+    default = serializers.BooleanField(help_text="The game's default (a tournament that names none).")
+
+
 class RulesetSerializer(serializers.Serializer):
     ruleset = serializers.CharField(help_text="The code to send as a tournament's `ruleset`.")
     game = serializers.ChoiceField(choices=["dudo", "alalay"])
@@ -261,6 +319,9 @@ class RulesetSerializer(serializers.Serializer):
     options = RulesetOptionSerializer(many=True)
     main_format = serializers.CharField(help_text="The stage format an event of this game usually plays.")
     playoff_format = serializers.CharField(help_text="The stage format its playoffs usually play.")
+    time_policies = RulesetTimePolicySerializer(
+        many=True, help_text="How a table still playing at time may be decided, the default first."
+    )
 
 
 class MyMembershipSerializer(serializers.Serializer):

@@ -3,7 +3,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from tournaments.api import disputes, evening, integrity, lobby, physical, ratings, views
+from tournaments.api import at_time, disputes, evening, integrity, lobby, physical, ratings, seat_links, views
 
 app_name = "tournaments-api"
 
@@ -55,6 +55,11 @@ urlpatterns = [
         "tournaments/<str:tournament_id>/entries/bulk", evening.BulkEntriesView.as_view(), name="entries-bulk"
     ),
     path("tournaments/<str:tournament_id>/seeds", evening.SeedsView.as_view(), name="seeds"),
+    path(
+        "tournaments/<str:tournament_id>/check-in/close",
+        evening.CloseCheckInView.as_view(),
+        name="check-in-close",
+    ),
     path("tournaments/<str:tournament_id>/console", evening.ConsoleView.as_view(), name="console"),
     path(
         "tournaments/<str:tournament_id>/clock",
@@ -63,6 +68,7 @@ urlpatterns = [
     ),
     path("tournaments/<str:tournament_id>/print/<str:kind>", evening.PrintView.as_view(), name="print"),
     path("rounds/<str:round_id>/clock", evening.RoundClockView.as_view(), name="round-clock"),
+    path("rounds/<str:round_id>/call-time", at_time.CallTimeView.as_view(), name="round-call-time"),
     path("matches/<str:match_id>/clock", evening.MatchClockView.as_view(), name="match-clock"),
     path("entries/<str:entry_id>/disqualify", evening.EntryDisqualifyView.as_view(), name="entry-disqualify"),
     path("entries/<str:entry_id>/claim", evening.EntryClaimView.as_view(), name="entry-claim"),
@@ -73,11 +79,21 @@ urlpatterns = [
     ),
     path("me/scorekeeping", physical.MyTablesView.as_view(), name="my-scorekeeping"),
     path("tables/<str:table_id>/physical", physical.MakePhysicalView.as_view(), name="table-physical"),
+    path("tables/<str:table_id>/online", physical.MakeOnlineView.as_view(), name="table-online"),
     path("tables/<str:table_id>/sheet", physical.SheetView.as_view(), name="table-sheet"),
     path("tables/<str:table_id>/entries", physical.EntryView.as_view(), name="table-entries"),
     path("tables/<str:table_id>/check", physical.CheckView.as_view(), name="table-check"),
     path("tables/<str:table_id>/confirm", physical.ConfirmView.as_view(), name="table-confirm"),
     path("tables/<str:table_id>/import", physical.ImportView.as_view(), name="table-import"),
+    path("seat-links/claim", seat_links.SeatLinkClaimView.as_view(), name="seat-link-claim"),
+    path(
+        "tables/<str:table_id>/seat-links", seat_links.TableSeatLinksView.as_view(), name="table-seat-links"
+    ),
+    path(
+        "tables/<str:table_id>/seat-links/<str:entry_id>/reissue",
+        seat_links.SeatLinkReissueView.as_view(),
+        name="seat-link-reissue",
+    ),
     *router.urls,
     path("matches/<str:match_id>/tournament", views.MatchTournamentView.as_view(), name="match-tournament"),
 ]

@@ -1,6 +1,7 @@
 """Thin API views: parse input, call the write path (`tournaments.services`), shape output.
 
-Errors are `{"code": stable_code, "message": text}`: the write path's `TournamentError`
+Errors are `{"code": stable_code, "message": text}` (and `field`, the one to change, where
+one is to blame): the write path's `TournamentError`
 (400/403/404), DRF validation (400 `invalid_input`), authentication (401/403); never a 500
 on bad input.
 """
@@ -39,7 +40,7 @@ def _error(code: str, message: str, status_code: int, **extra: Any) -> Response:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, services.TournamentError):
-        return _error(exc.code, exc.message, exc.status)
+        return _error(exc.code, exc.message, exc.status, **({"field": exc.field} if exc.field else {}))
     if isinstance(exc, exceptions.ValidationError):
         return _error("invalid-input", _("The request is not valid."), 400, fields=exc.detail)
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
@@ -130,6 +131,8 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
             appeal_minutes=v["appeal_minutes"],
             physical=v["physical"],
             rated=v["rated"],
+            time_policy=v["time_policy"],
+            call_time_automatically=v["call_time_automatically"],
         )
         return Response(
             s.TournamentSerializer(tournament, context={"request": request}).data,
@@ -149,7 +152,10 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
         data = s.StartInput(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = services.start_tournament(
-            self._object_id(), request.user, manual_order=data.validated_data["manual_order"]
+            self._object_id(),
+            request.user,
+            manual_order=data.validated_data["manual_order"],
+            close_check_in=data.validated_data["close_check_in"],
         )
         return Response(s.TournamentSerializer(tournament, context={"request": request}).data)
 
@@ -209,8 +215,10 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
     def ranking(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
         names = {e.pk: e.name for e in tournament.entries.all()}
+        at_time = standings.at_time_counts(tournament)
         placings = [
             {"place": p.place, "entry": p.entry_id, "name": names.get(p.entry_id, "")}
+            | ({"decided_at_time": at_time[p.entry_id]} if p.entry_id in at_time else {})
             for p in standings.final_ranking(tournament)
         ]
         return Response(

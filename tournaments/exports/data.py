@@ -18,7 +18,13 @@ from tournaments.competition.standings import POINTS
 from tournaments.models import Stage, Tournament
 from tournaments.services import rankings
 from tournaments.services.stage_data import standings_config
-from tournaments.services.standings import current_stage, final_ranking, stage_numbered, standing_rows
+from tournaments.services.standings import (
+    at_time_counts,
+    current_stage,
+    final_ranking,
+    stage_numbered,
+    standing_rows,
+)
 
 Row = dict[str, Any]
 
@@ -101,9 +107,19 @@ class StandingsExport:
             "stage": self.stage.as_dict() if self.stage else None,
             "criteria": self.criteria,
             "standings": self.rows,
-            "final_ranking": [{k: r[k] for k in ("place", "entry", "name")} for r in self.final_ranking],
+            "final_ranking": [_ranking_line(r) for r in self.final_ranking],
             "metadata": self.metadata(),
         }
+
+
+def _ranking_line(row: Row) -> Row:
+    """A line of the JSON's final ranking: place, entry, name, and `decided_at_time` only
+    where time decided a table of the entry, as a result line's `at_time`: the JSON of a
+    tournament without any keeps its lines as they were."""
+    line = {k: row[k] for k in ("place", "entry", "name")}
+    if row.get("decided_at_time"):
+        line["decided_at_time"] = row["decided_at_time"]
+    return line
 
 
 def build(tournament: Tournament, stage_number: int | None = None) -> StandingsExport:
@@ -146,6 +162,7 @@ def _final_rows(tournament: Tournament, stages: list[StageInfo]) -> list[Row]:
         for row in stage.rows:
             last[row["entry"]] = (stage, row)
     names = {e.pk: e.name for e in tournament.entries.all()}
+    at_time = at_time_counts(tournament)  # every stage's tables, not only the last played
     placings = final_ranking(tournament)
     out: list[Row] = []
     for i, placing in enumerate(placings):
@@ -169,6 +186,7 @@ def _final_rows(tournament: Tournament, stages: list[StageInfo]) -> list[Row]:
                 "points": row.get("points"),
                 "values": row.get("values", {}),
                 "tiebreak_text": row.get("tiebreak_text", "") if explains else "",
+                "decided_at_time": at_time.get(placing.entry_id, 0),
             }
         )
     return out

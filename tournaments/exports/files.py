@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,7 +35,12 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # Excel refuses these in sheet titles, and titles longer than 31 characters.
 SHEET_TITLE_REFUSED = re.compile(r"[\[\]:*?/\\]")
 SHEET_TITLE_LENGTH = 31
-WIDTH_MIN, WIDTH_MAX = 6, 60
+WIDTH_MIN, WIDTH_MAX = 6, 80  # 80: the 64 hex digits of a log head fit
+BOM = "\ufeff"
+# Excel's column width counts the digit "0" of the default font (Calibri 11); wider
+# letters need more of them, or a name is cut at the column's edge.
+WIDER = {"M": 1.7, "W": 1.8, "m": 1.5, "w": 1.4, "@": 1.7, "%": 1.4}
+UPPER, BOLD = 1.25, 1.1
 
 
 def filename(export: StandingsExport, extension: str) -> str:
@@ -61,6 +68,9 @@ def to_csv(export: StandingsExport) -> str:
     `metadata` and the XLSX's metadata sheet, not in rows above the header."""
     table = main_table(export)
     out = io.StringIO()
+    # The byte-order mark tells spreadsheet programs the file is UTF-8: without it Excel
+    # reads "María" as "MarÃ­a".
+    out.write(BOM)
     writer = csv.writer(out)
     writer.writerow([_csv_cell(title) for title in table.header])
     for row in table.rows:
@@ -92,15 +102,31 @@ def _write_rows(
     return start + len(rows)
 
 
+def text_width(text: str, bold: bool = False) -> float:
+    """How many "0" digits of the default font the text takes, about: combining accents
+    take none, East Asian wide characters two, capitals and M, W a little more."""
+    width = 0.0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        if unicodedata.east_asian_width(char) in ("W", "F"):
+            width += 2
+        else:
+            width += WIDER.get(char, UPPER if char.isupper() else 1.0)
+    return width * (BOLD if bold else 1.0)
+
+
 def _fit_widths(sheet: Worksheet) -> None:
-    """Each column as wide as its longest text (within bounds)."""
-    widths: dict[int, int] = {}
+    """Each column as wide as its widest text, plus a margin (within bounds)."""
+    widths: dict[int, float] = {}
     for line in sheet.iter_rows():
         for cell in line:
             if cell.value is not None:
-                widths[cell.column] = max(widths.get(cell.column, 0), len(str(cell.value)))
+                needed = text_width(str(cell.value), bool(cell.font and cell.font.b))
+                widths[cell.column] = max(widths.get(cell.column, 0.0), needed)
     for column, width in widths.items():
-        sheet.column_dimensions[get_column_letter(column)].width = min(max(width + 2, WIDTH_MIN), WIDTH_MAX)
+        fitted = min(max(math.ceil(width) + 2, WIDTH_MIN), WIDTH_MAX)
+        sheet.column_dimensions[get_column_letter(column)].width = fitted
 
 
 def _sheet_title(title: str, taken: set[str]) -> str:
@@ -197,4 +223,6 @@ def print_context(export: StandingsExport) -> dict[str, Any]:
         "ranking": ranking,
         "standings": [_html_table(t) for t in group_tables(export)],
         "metadata": metadata_lines(export),
+        # the legend of the "decided at time" column, shown where the column is
+        "at_time": any(r.get("decided_at_time") for r in [*export.final_ranking, *export.rows]),
     }

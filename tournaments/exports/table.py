@@ -4,7 +4,8 @@ them its own way.
 
 Columns: place, entry, then group (where the stage has several), the stage reached (in the
 final ranking of a multi-stage tournament), played, points, one column per tiebreak
-criterion, the tiebreak reason.
+criterion, the tiebreak reason, and "decided at time" (how many of the entry's tables time
+decided, docs/rules.md §9.1) where any row has one.
 """
 
 from __future__ import annotations
@@ -59,6 +60,15 @@ def _figures(export: StandingsExport) -> list[Column]:
     ]
 
 
+def _at_time(rows: Sequence[Row]) -> list[Column]:
+    """The "decided at time" column, only where time decided a table of a row shown: every
+    other export keeps its columns."""
+    if not any(r.get("decided_at_time") for r in rows):
+        return []
+    title = pgettext("standings column", "Decided at time")
+    return [Column(title, lambda r: r.get("decided_at_time", 0), numeric=True)]
+
+
 def _place(key: str) -> Column:
     return Column(pgettext("standings column", "Place"), lambda r: r.get(key), numeric=True)
 
@@ -84,7 +94,7 @@ def ranking_table(export: StandingsExport) -> Table:
                 lambda r: export.stage_label(r["stage"]) if r["stage"] else "",
             )
         )
-    return _table([*columns, *_figures(export)], rows, _("Final ranking"))
+    return _table([*columns, *_figures(export), *_at_time(rows)], rows, _("Final ranking"))
 
 
 def standings_table(export: StandingsExport, stage: StageInfo, group: int | None = None) -> Table:
@@ -97,7 +107,7 @@ def standings_table(export: StandingsExport, stage: StageInfo, group: int | None
     caption = export.stage_label(stage.number)
     if group is not None and stage.grouped:
         caption = f"{caption} · " + _("Group %(n)s") % {"n": group}
-    return _table([*columns, *_figures(export)], rows, caption)
+    return _table([*columns, *_figures(export), *_at_time(rows)], rows, caption)
 
 
 def main_table(export: StandingsExport) -> Table:

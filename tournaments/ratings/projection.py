@@ -12,8 +12,9 @@ every `RatedMatch` of a family in the order (key, match id):
   folds just itself; one committed late, or corrected, refolds what follows it.
 * `rebuild()` reads every input again from the tables and folds from scratch.
 
-Both run under one lock (a PostgreSQL advisory lock) so two workers never interleave,
-and both are idempotent: an input stored already changes nothing.
+Both run under one lock (a PostgreSQL advisory lock; on SQLite, which lets one writer in
+at a time, the write transaction itself) so two workers never interleave, and both are
+idempotent: an input stored already changes nothing.
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from celery import shared_task
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery
 
+from cacho import databases
 from tournaments import matches
 from tournaments.models import PlayerRating, RatedMatch, RatingChange, Table
 from tournaments.ratings.fold import Change, RatedTable, Skill, fold, placements_of
@@ -40,7 +43,8 @@ Order = tuple[int, str]
 
 
 def _lock() -> None:
-    if connection.vendor == "postgresql":
+    # SQLite lets one writer in at a time: its write transaction is the lock already.
+    if databases.postgresql():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK])
 
@@ -181,12 +185,15 @@ def refold(family: str, start: Order | None) -> int:
 
 def _state_before(family: str, players: set[Any]) -> tuple[dict[int, Skill], dict[int, int]]:
     """Each player's rating after their last change still stored, and how many they have."""
-    rows = (
-        RatingChange.objects.filter(family=family, user_id__in=players)
-        .order_by("user_id", "-key", "-match_id")
-        .distinct("user_id")
-        .values_list("user_id", "mu", "sigma")
+    # Each player's latest change, looked up once per player (the index on (user, family,
+    # key) answers it), rather than by PostgreSQL's DISTINCT ON, which SQLite refuses.
+    latest = (
+        RatingChange.objects.filter(family=family, user_id=OuterRef("pk"))
+        .order_by("-key", "-match_id")
+        .values("pk")[:1]
     )
+    chosen = get_user_model().objects.filter(pk__in=players).values(change=Subquery(latest))
+    rows = RatingChange.objects.filter(pk__in=Subquery(chosen)).values_list("user_id", "mu", "sigma")
     state = {user: Skill(mu, sigma) for user, mu, sigma in rows}
     counted = (
         RatingChange.objects.filter(family=family, user_id__in=players)
@@ -236,7 +243,7 @@ def _write_changes(rows: list[tuple[Any, ...]]) -> int:
     floats travel as their shortest exact text, so they come back equal), else the ORM."""
     if not rows:
         return 0
-    if connection.vendor == "postgresql":
+    if databases.postgresql():
         table = RatingChange._meta.db_table
         statement = f"COPY {table} ({', '.join(CHANGE_COLUMNS)}) FROM STDIN"
         with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:

@@ -20,10 +20,9 @@ from tournaments.competition import clock as core
 from tournaments.competition.errors import CompetitionError
 from tournaments.models import Round, Table, Tournament
 from tournaments.services import log
-from tournaments.services.clubs import require_role
-from tournaments.services.entries import DESK
+from tournaments.services.clubs import DESK, require_role
 from tournaments.services.errors import NotFound, TournamentError
-from tournaments.services.lifecycle import competition_error, locked
+from tournaments.services.lifecycle import locked
 
 ACTIONS = ("start", "pause", "resume", "extend", "reset")
 EVENTS = {
@@ -121,13 +120,49 @@ def act(round_id: Any, by: Any, action: str, minutes: Any = None, now: dt.dateti
             else:
                 clock = core.reset(clock)
         except CompetitionError as exc:
-            raise competition_error(exc) from exc
+            raise _refusal(exc, action, clock_of(rnd), at, minutes) from exc
         rnd.clock_seconds, rnd.clock_used_ms = clock.seconds, clock.used_ms
         since = clock.running_since_ms
         rnd.clock_running_since = dt.datetime.fromtimestamp(since / 1000, tz=dt.UTC) if since else None
         rnd.save(update_fields=["clock_seconds", "clock_used_ms", "clock_running_since"])
         log.record(tournament, EVENTS[action], payload, log.actor_of(by))
     return rnd
+
+
+def _clock_text(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _refusal(exc: CompetitionError, action: str, clock: core.Clock, at: int, minutes: Any) -> TournamentError:
+    """The pure clock's refusal in the director's words, with what to do instead (its code
+    kept): the core speaks English for logs, the console speaks the request's language."""
+    if exc.code == "clock-time-invalid" and action == "extend" and clock.seconds is not None:
+        used = -(-clock.used(at) // 1000)
+        most = max(0, clock.seconds - max(1, used))
+        asked = round(float(minutes) * 60)
+        if asked != 0 and clock.seconds + asked < max(1, used):
+            if most < 60:
+                text = _(
+                    "The clock cannot end before the time already used (%(used)s): no time can be "
+                    "taken back now. To stop the round, end it at time instead."
+                )
+            else:
+                text = _(
+                    "The clock cannot end before the time already used (%(used)s). Take back at "
+                    "most %(most)s minutes; to stop the round now, end it at time instead."
+                )
+            return TournamentError(exc.code, text % {"used": _clock_text(used), "most": most // 60})
+        if clock.seconds + asked > core.MAX_SECONDS:
+            return TournamentError(exc.code, _("A round clock runs at most 12 hours."))
+        return TournamentError(exc.code, _("An extension is 1 to 720 minutes, more or less."))
+    words = {
+        "clock-started": _("The clock is running already: pause it, add time or reset it instead."),
+        "clock-not-running": _("The clock is not running: resume it, or start it, first."),
+        "clock-not-paused": _("The clock is not paused: it is running already."),
+        "clock-not-started": _("The clock has not been started: start it with the round's length first."),
+        "clock-time-invalid": _("A round clock runs 1 minute to 12 hours."),
+    }
+    return TournamentError(exc.code, words.get(exc.code, exc.message))
 
 
 def latest_round(tournament_id: Any) -> Round | None:

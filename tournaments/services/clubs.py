@@ -16,6 +16,9 @@ from django.utils.translation import gettext as _
 from tournaments.models import Club, Membership
 from tournaments.services.errors import Forbidden
 
+# Who runs the desk, the console and the clock: the club's managers and its referees.
+DESK = (*Membership.MANAGERS, Membership.REFEREE)
+
 
 def roles_of(user: Any, club: Club | int) -> set[str]:
     if user is None or not getattr(user, "is_authenticated", False):

@@ -1,6 +1,7 @@
 """The desk of a club evening: a pasted list of names registered at once, an entry removed
 before the start, a guest entry claimed by an account, the manual seeding order, a check-in
-undone, a disqualification. Each change is logged in the tournament's log.
+undone, check-in closed before its deadline, a disqualification. Each change is logged in the
+tournament's log.
 
 A disqualified entry is out of play from the ruling on: it leaves its live tables (each
 seat a forfeit, placed last there), is drawn no more, goes on to no later stage, and the
@@ -12,20 +13,21 @@ the next round, as a reinstated withdrawal does.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.competition import seeding
 from tournaments.models import Entry, Membership, Tournament
 from tournaments.services import log
-from tournaments.services.clubs import require_role
+from tournaments.services.clubs import DESK, require_role
 from tournaments.services.entries import (
-    DESK,
     NAME_LENGTH,
     _entry_locked,
     _take_out,
@@ -34,7 +36,7 @@ from tournaments.services.entries import (
     register,
 )
 from tournaments.services.errors import TournamentError
-from tournaments.services.lifecycle import PLAYING_STATUSES, locked
+from tournaments.services.lifecycle import PLAYING_STATUSES, close_check_in_locked, locked
 from tournaments.services.members import user_by_username
 
 MAX_LINES = 500
@@ -216,3 +218,21 @@ def undo_check_in(entry_id: int, by: Any) -> Entry:
         entry.save(update_fields=["status", "checked_in_at"])
         log.record(tournament, log.CHECK_IN_UNDONE, {"entry": entry.pk}, log.actor_of(by))
     return entry
+
+
+def close_check_in(tournament_id: int, by: Any, now: dt.datetime | None = None) -> Tournament:
+    """Close check-in now, before its deadline (organisers): the director need not wait for
+    the clock to start the tournament. Those not checked in are dropped at the start, as
+    at the deadline; until the start, setting a new deadline opens check-in again."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = locked(tournament_id)
+        require_role(by, tournament.club_id, Membership.MANAGERS)
+        if tournament.status != Tournament.REGISTRATION:
+            raise TournamentError("registration-closed", _("Registration is closed."))
+        if tournament.checkin_deadline is None:
+            raise TournamentError("checkin-not-required", _("This tournament has no check-in."))
+        if now > tournament.checkin_deadline:
+            raise TournamentError("checkin-closed", _("Check-in is closed already."))
+        close_check_in_locked(tournament, by, now)
+    return tournament

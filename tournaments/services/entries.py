@@ -20,7 +20,7 @@ from tournaments import matches
 from tournaments.competition import stages
 from tournaments.models import Entry, EntryMember, Membership, Round, Stage, Table, TableSeat, Tournament
 from tournaments.services import log
-from tournaments.services.clubs import has_role, require_role
+from tournaments.services.clubs import DESK, has_role, require_role
 from tournaments.services.errors import Forbidden, NotFound, TournamentError
 from tournaments.services.lifecycle import PLAYING_STATUSES, locked
 from tournaments.services.results import record_table_result
@@ -35,7 +35,6 @@ ELIMINATING = (
     stages.TABLE_ELIMINATION,
     stages.FINAL_TABLE,
 )
-DESK = (*Membership.MANAGERS, Membership.REFEREE)
 
 
 def _entry_locked(entry_id: int) -> tuple[Tournament, Entry]:
@@ -208,6 +207,12 @@ def _leave_table(seat: TableSeat, command_id: str) -> bool:
     return True
 
 
+def _others_in_play(seat: TableSeat) -> bool:
+    """Whether another seat of the table still plays in its match (not forfeited)."""
+    others = seat.table.seats.exclude(pk=seat.pk)
+    return others.filter(forfeited=False, match_seat__isnull=False).exists()
+
+
 def withdraw(entry_id: int, by: Any) -> Entry:
     """Withdraw an entry. During the tournament (a late withdrawal) it forfeits what is left:
     it leaves its live table for good and is drawn no more."""
@@ -351,6 +356,15 @@ def forfeit_table(table_id: int, entry_id: int, by: Any) -> Table:
             raise NotFound(_("This entry has no seat at that table."))
         if seat.table.status != Table.PLAYING:
             raise TournamentError("table-finished", _("That table has finished."))
+        if not seat.forfeited and not _others_in_play(seat):
+            # The last one at a table wins it: a forfeit there would leave a table nobody won.
+            raise TournamentError(
+                "last-seat",
+                _(
+                    "This entry is the last one still playing at that table: it wins the table, "
+                    "it cannot forfeit it."
+                ),
+            )
         if not _leave_table(seat, f"forfeit-{entry.pk}-{table_id}"):
             raise TournamentError("seat-not-in-play", _("This seat is not in play any more."))
         log.record(tournament, log.SEAT_FORFEITED, {"entry": entry.pk, "table": table_id}, log.actor_of(by))

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from tournaments.competition import alalay_event, elimination, round_robin, stages, swiss, tables
 from tournaments.competition.errors import CompetitionError
 from tournaments.services.stage_data import (
@@ -71,7 +73,12 @@ def spec_of(name: str, fmt: str, params: dict[str, Any], last: bool) -> stages.S
 
 
 def check_plan(plan: Sequence[dict[str, Any]], entrants: int | None = None) -> None:
-    """Validate a chain of stages (and, with `entrants`, its sizes); CompetitionError otherwise."""
+    """Validate a chain of stages; CompetitionError otherwise. Without `entrants` (at its
+    creation) it checks every size the plan fixes by itself: how each stage sends entries
+    on, and the stages after the first, whose entries the stage before sends; with them (at
+    the start) the sizes for that many entries too. A size that does not fit names the field
+    to change (`CompetitionError.field`: `stages[i]…` at creation, `stage_plan[i]…` at the
+    start, where the plan is fixed) and says in words which numbers do not fit."""
     if not isinstance(plan, list | tuple) or not plan:
         raise CompetitionError("stages-missing", "a tournament has a stage")
     specs = []
@@ -96,12 +103,135 @@ def check_plan(plan: Sequence[dict[str, Any]], entrants: int | None = None) -> N
             int_param(params, "qualifying_rounds", 3, 1, 20)
             int_param(params, "finalists", 6, 2, 6)
         specs.append(spec_of(str(item.get("name") or fmt), fmt, params, i == len(plan) - 1))
-    if entrants is not None:
-        if plan[0]["format"] == ALALAY_EVENT and len(plan) == 1:
-            if entrants < int_param(plan[0].get("params") or {}, "finalists", 6, 2, 6):
-                raise CompetitionError("too-few-entries", "more entries than finalists")
-            return
-        stages.check_chain(specs, entrants)
+    _check_sizes(plan, specs, entrants)
+    if entrants is not None and not (plan[0]["format"] == ALALAY_EVENT and len(plan) == 1):
+        stages.check_chain(specs, entrants)  # the core's own check, which the worded ones mirror
+
+
+def _refused(code: str, field: str, message: str) -> CompetitionError:
+    return CompetitionError(code, message, field)
+
+
+def _check_sizes(
+    plan: Sequence[dict[str, Any]], specs: Sequence[stages.StageSpec], entrants: int | None
+) -> None:
+    """How many entries each stage gets, and whether that fits it (`stages.check_stage`, and
+    an Alalay event's finalists). The first stage gets `entrants` (None: not known yet, at
+    creation); each later one what the stage before it sends on, known from the plan."""
+    prefix = "stages" if entrants is None else "stage_plan"
+    count, source = entrants, ""
+    for i, spec in enumerate(specs):
+        where = f"{prefix}[{i}].params"
+        adv = spec.advancement
+        if adv is not None:
+            words = {"stage": spec.name, "groups": spec.groups}
+            if adv.overall and (adv.per_group or adv.wildcards):
+                message = _(
+                    "Stage “%(stage)s” sends entries on either overall or per group, not both: "
+                    "keep only “overall”, or only “per_group” and “wildcards”."
+                )
+                raise _refused("advancement-mixed", f"{where}.advance", message % words)
+            if adv.overall and spec.groups > 1:
+                message = _(
+                    "Stage “%(stage)s” plays in %(groups)s groups, so it sends entries on per group: "
+                    "use “per_group” (and “wildcards”) instead of “overall”."
+                )
+                raise _refused("advancement-overall", f"{where}.advance", message % words)
+            if spec.capacity(0) == 0:
+                message = _("Stage “%(stage)s” sends nobody on: give “overall”, or “per_group”, 1 or more.")
+                raise _refused("advancement-count", f"{where}.advance", message % words)
+        if count is not None:
+            _check_stage_size(plan[i], spec, count, where, source)
+        count = spec.capacity(0) if adv is not None else None
+        source = spec.name
+
+
+def _check_stage_size(
+    item: dict[str, Any], spec: stages.StageSpec, count: int, where: str, source: str
+) -> None:
+    """`count` entries play in this stage: sent on by stage `source`, or (no source) the
+    entries in play at the start. The fix offered is the one that can still be made: at the
+    start the stages are fixed, so it is more (or fewer) entries."""
+    fmt = item["format"]
+    words: dict[str, Any] = {"stage": spec.name, "source": source, "count": count, "groups": spec.groups}
+    if fmt == ALALAY_EVENT:
+        finalists = int_param(item.get("params") or {}, "finalists", 6, 2, 6)
+        if count < finalists:
+            words.update(finalists=finalists, missing=finalists - count)
+            if source:
+                message = _(
+                    "Stage “%(stage)s” takes %(finalists)s finalists, but stage “%(source)s” sends only "
+                    "%(count)s on: lower the finalists to %(count)s or fewer, or send more on."
+                )
+            elif count >= 2:
+                message = _(
+                    "The final takes %(finalists)s finalists but only %(count)s entries are in play: add "
+                    "at least %(missing)s more, or create the tournament again with %(count)s "
+                    "finalists or fewer."
+                )
+            else:
+                message = _(
+                    "The final takes %(finalists)s finalists but only %(count)s entries are in play: add "
+                    "at least %(missing)s more."
+                )
+            raise _refused("too-few-entries", f"{where}.finalists", message % words)
+    needed = 2 * spec.groups
+    if count < needed:
+        words.update(needed=needed, missing=needed - count, most=count // 2)
+        if source and spec.groups > 1 and count >= 2:
+            message = _(
+                "Stage “%(stage)s” has %(groups)s groups, which need at least %(needed)s entries, but "
+                "stage “%(source)s” sends only %(count)s on: lower the groups to %(most)s or fewer, or "
+                "send more on."
+            )
+            raise _refused("stage-too-small", f"{where}.groups", message % words)
+        if source:
+            message = _(
+                "Stage “%(stage)s” needs at least %(needed)s entries, but stage “%(source)s” sends "
+                "only %(count)s on: send more on."
+            )
+            raise _refused("stage-too-small", f"{_previous(where)}.advance", message % words)
+        message = _(
+            "Stage “%(stage)s” needs at least %(needed)s entries, but only %(count)s are in play: "
+            "add at least %(missing)s more."
+        )
+        raise _refused("stage-too-small", f"{where}.groups" if spec.groups > 1 else where, message % words)
+    if spec.format == stages.FINAL_TABLE and count > tables.LARGEST_TABLE and (source or fmt != ALALAY_EVENT):
+        words.update(most=tables.LARGEST_TABLE, extra=count - tables.LARGEST_TABLE)
+        if source:
+            message = _(
+                "Stage “%(stage)s” is a final table, which seats at most %(most)s, but stage “%(source)s” "
+                "sends %(count)s on: send %(most)s or fewer on."
+            )
+            raise _refused("final-table-size", f"{_previous(where)}.advance", message % words)
+        message = _(
+            "Stage “%(stage)s” is a final table, which seats at most %(most)s, but %(count)s entries "
+            "are in play: withdraw at least %(extra)s, or create the tournament again with a stage "
+            "before the final."
+        )
+        raise _refused("final-table-size", where, message % words)
+    sent = spec.capacity(count)
+    if spec.advancement is not None and sent >= count:
+        words.update(sent=sent, most=count - 1, missing=sent + 1 - count)
+        if source:
+            message = _(
+                "Stage “%(stage)s” sends %(sent)s entries on, but stage “%(source)s” sends only "
+                "%(count)s on to it: a stage sends on some, not all, so lower its advance to "
+                "%(most)s or fewer, or send more on to it."
+            )
+        else:
+            message = _(
+                "Stage “%(stage)s” sends %(sent)s entries on, but only %(count)s are in play: a stage "
+                "sends on some, not all, so add at least %(missing)s more."
+            )
+        raise _refused("advancement-count", f"{where}.advance", message % words)
+
+
+def _previous(where: str) -> str:
+    """`stages[2].params` → `stages[1].params`: the stage that sends entries on to this one."""
+    prefix, rest = where.split("[", 1)
+    index = int(rest.split("]", 1)[0])
+    return f"{prefix}[{index - 1}].params"
 
 
 def start_plan(data: StageInput) -> dict[str, Any]:

@@ -51,7 +51,7 @@ def locked(tournament_id: int) -> Tournament:
 
 
 def competition_error(exc: CompetitionError) -> TournamentError:
-    return TournamentError(exc.code, exc.message)
+    return TournamentError(exc.code, exc.message, field=exc.field)
 
 
 # ---------------------------------------------------------------- creating and settings
@@ -74,6 +74,8 @@ def create_tournament(
     appeal_minutes: int = 15,
     physical: bool = False,
     rated: bool = True,
+    time_policy: str = "",
+    call_time_automatically: bool = False,
 ) -> Tournament:
     club = Club.objects.filter(pk=club_id).first()
     if club is None:
@@ -102,6 +104,7 @@ def create_tournament(
         raise TournamentError("physical-invalid", _("Physical tables is true or false."))
     if not isinstance(rated, bool):
         raise TournamentError("rated-invalid", _("Rated is true or false."))
+    _check_time_settings(ruleset, time_policy, call_time_automatically)
     if seeding_method not in seeding.METHODS:
         raise TournamentError("seeding-method-unknown", _("Seeding is manual, by rating or a draw."))
     plan = stages or [dict(DEFAULT_STAGE[game])]
@@ -138,6 +141,8 @@ def create_tournament(
             appeal_minutes=appeal_minutes,
             physical=physical,
             rated=rated,
+            time_policy=time_policy,
+            call_time_automatically=call_time_automatically,
             created_by=by,
             status=Tournament.REGISTRATION,
         )
@@ -162,6 +167,8 @@ def create_tournament(
                 "appeal_minutes": appeal_minutes,
                 "physical": physical,
                 "rated": rated,
+                "time_policy": time_policy,
+                "call_time_automatically": call_time_automatically,
             },
             log.actor_of(by),
         )
@@ -184,9 +191,25 @@ SETTINGS_BEFORE_START = (
     "appeal_minutes",
     "physical",
     "rated",
+    "time_policy",
+    "call_time_automatically",
 )
 # A label, and how long a finished last round may be disputed: neither changes a result.
 SETTINGS_ANY_TIME = ("name", "appeal_minutes")
+
+
+def _check_time_settings(ruleset: str, policy: Any, automatic: Any) -> None:
+    """A time policy of the tournament's game ("" for its default), and a yes or no."""
+    if not isinstance(policy, str) or (policy and policy not in matches.time_policies(ruleset)):
+        raise TournamentError(
+            "time-policy-invalid",
+            _("That is not a way to decide a table at time in this game: %s")
+            % ", ".join(matches.time_policies(ruleset)),
+        )
+    if not isinstance(automatic, bool):
+        raise TournamentError(
+            "call-time-automatically-invalid", _("Call time automatically is true or false.")
+        )
 
 
 def _check_appeal_minutes(minutes: Any) -> None:
@@ -217,6 +240,12 @@ def update_settings(tournament_id: int, by: Any, **changes: Any) -> Tournament:
             raise TournamentError("physical-invalid", _("Physical tables is true or false."))
         if "rated" in changes and not isinstance(changes["rated"], bool):
             raise TournamentError("rated-invalid", _("Rated is true or false."))
+        if "time_policy" in changes or "call_time_automatically" in changes:
+            _check_time_settings(
+                tournament.ruleset,
+                changes.get("time_policy", tournament.time_policy),
+                changes.get("call_time_automatically", tournament.call_time_automatically),
+            )
         if "options" in changes:
             try:
                 for item in tournament.stage_plan:
@@ -239,11 +268,35 @@ def update_settings(tournament_id: int, by: Any, **changes: Any) -> Tournament:
 # ---------------------------------------------------------------- starting
 
 
+def close_check_in_locked(tournament: Tournament, by: Any, now: dt.datetime) -> None:
+    """Check-in ends at `now` (the caller holds the row lock and has checked that it is
+    open): the deadline moves to now, so the start drops those not checked in as no-shows.
+    Logged (`check-in-closed`, with the deadline it replaces)."""
+    deadline = tournament.checkin_deadline
+    tournament.checkin_deadline = now
+    tournament.save(update_fields=["checkin_deadline"])
+    statuses = list(tournament.entries.values_list("status", flat=True))
+    payload = {
+        "deadline": deadline.isoformat() if deadline else None,
+        "closed_at": now.isoformat(),
+        "checked_in": statuses.count(Entry.CHECKED_IN),
+        "not_checked_in": statuses.count(Entry.REGISTERED),
+    }
+    log.record(tournament, log.CHECK_IN_CLOSED, payload, log.actor_of(by))
+
+
 def start_tournament(
-    tournament_id: int, by: Any, *, now: dt.datetime | None = None, manual_order: Sequence[int] = ()
+    tournament_id: int,
+    by: Any,
+    *,
+    now: dt.datetime | None = None,
+    manual_order: Sequence[int] = (),
+    close_check_in: bool = False,
 ) -> Tournament:
     """Close registration, drop no-shows, seed (revealing the committed draw), freeze the
-    rules and start the first stage (its first round's matches are created)."""
+    rules and start the first stage (its first round's matches are created). Before the
+    check-in deadline the start is refused, unless `close_check_in` closes check-in first
+    (in the same transaction: both happen, or neither)."""
     now = now or timezone.now()
     with transaction.atomic():
         tournament = locked(tournament_id)
@@ -252,7 +305,12 @@ def start_tournament(
             raise TournamentError("already-started", _("The tournament has already started."))
         deadline = tournament.checkin_deadline
         if deadline is not None and now <= deadline:
-            raise TournamentError("checkin-open", _("Check-in is still open."))
+            if not close_check_in:
+                raise TournamentError(
+                    "checkin-open",
+                    _("Check-in is still open: close it first, or close check-in and start in one step."),
+                )
+            close_check_in_locked(tournament, by, now)
         playing = list(tournament.entries.filter(status__in=PLAYING_STATUSES).order_by("pk"))
         if deadline is not None:
             absent = [e for e in playing if e.status != Entry.CHECKED_IN]

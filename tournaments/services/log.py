@@ -52,14 +52,20 @@ DISQUALIFIED = "disqualified"  # out of play by a ruling, ranked after everyone 
 ENTRY_CLAIMED = "entry-claimed"  # a guest entry linked to an account
 SEEDS_SET = "seeds-set"  # the manual seeding order, before the start
 CHECK_IN_UNDONE = "check-in-undone"
+CHECK_IN_CLOSED = "check-in-closed"  # the director ended check-in before its deadline
 CLOCK_STARTED = "clock-started"
 CLOCK_PAUSED = "clock-paused"
 CLOCK_RESUMED = "clock-resumed"
 CLOCK_EXTENDED = "clock-extended"
 CLOCK_RESET = "clock-reset"
+TIME_CALLED = "time-called"  # the director (or the round clock) called time on a round
 TABLE_MADE_PHYSICAL = "table-made-physical"  # an organiser moved a table to a physical one
 TABLE_IMPORTED = "table-imported"  # a physical table's record file became its match
 SHEET_CONFIRMED = "sheet-confirmed"  # a player at a physical table confirmed its sheet
+TABLE_MADE_ONLINE = "table-made-online"  # an organiser moved a physical table online
+SEAT_LINK_CLAIMED = "seat-link-claimed"  # a guest took its seat from its link (no token logged)
+SEAT_LINK_REVOKED = "seat-link-revoked"  # the director revoked a guest's seat link
+SEAT_LINK_ISSUED = "seat-link-issued"  # … and issued a new one
 
 
 def sha256_json(value: Any) -> str:

@@ -190,22 +190,46 @@ def check(table_id: Any, by: Any, payload: dict[str, Any]) -> list[dict[str, Any
 
 
 def make_table_physical(table_id: Any, by: Any) -> Table:
-    """An organiser moves a table in play to a physical one: its online match is paused for
-    good (no clock, no move) and a physical match with the same seats replaces it, from
-    its start; seats already forfeited leave the new one too. Logged."""
+    """An organiser moves a table to a physical one before its play begins: its online match
+    is paused for good (no clock, no move) and a physical match with the same seats
+    replaces it; seats already forfeited leave the new one too. Logged."""
+    return _switch(table_id, by, physical=True)
+
+
+def make_table_online(table_id: Any, by: Any) -> Table:
+    """The reverse, before anything is entered at the table: an online match with the same
+    seats replaces its physical one. Logged (`table-made-online`)."""
+    return _switch(table_id, by, physical=False)
+
+
+def _switch(table_id: Any, by: Any, *, physical: bool) -> Table:
     table = _table(table_id)
     with transaction.atomic():
         tournament = locked(table.round.tournament_id)
         require_role(by, tournament.club_id, Membership.MANAGERS)
         table = Table.objects.select_for_update().select_related("round").get(pk=table.pk)
-        if table.physical:
-            raise TournamentError("table-already-physical", _("This table is physical already."), 409)
+        if table.physical == physical:
+            if physical:
+                raise TournamentError("table-already-physical", _("This table is physical already."), 409)
+            raise TournamentError("table-already-online", _("This table is played online already."), 409)
         _open_table(table)
+        # Only before the first move: a match under way replaced from its start would
+        # throw away what the table has played.
+        if matches.under_way_among([table.match_id]):
+            raise TournamentError(
+                "table-under-way",
+                _(
+                    "Play has begun at this table: it changes between online and physical only "
+                    "before its first move."
+                ),
+                409,
+            )
         seats = list(
             table.seats.filter(match_seat__isnull=False).select_related("entry__user").order_by("match_seat")
         )
         replaced = table.match_id
-        ref = f"t{tournament.pk}-r{table.round.number}-t{table.number}-physical"
+        kind = "physical" if physical else "online"
+        ref = f"t{tournament.pk}-r{table.round.number}-t{table.number}-{kind}"
         new = matches.create_table_match(
             tournament.ruleset,
             [seat.entry.name for seat in seats],
@@ -213,24 +237,24 @@ def make_table_physical(table_id: Any, by: Any) -> Table:
             options=tournament.options,
             turn_seconds=tournament.turn_seconds,
             ref=ref,
-            physical=True,
+            physical=physical,
         )
         for seat in seats:
             if seat.forfeited:
-                matches.forfeit_seat(
-                    new, seat.match_seat or 0, f"forfeit-{seat.entry_id}-{table.pk}-physical"
-                )
+                matches.forfeit_seat(new, seat.match_seat or 0, f"forfeit-{seat.entry_id}-{table.pk}-{kind}")
+        # A physical match never plays itself, so a stop matters only for an online one;
+        # either way the replaced match is stopped, and nothing more is asked of it.
         matches.pause_match(
             replaced,
             referee=str(getattr(by, "pk", "")),
-            reason="moved to a physical table",
-            command_id=f"physical-{table.pk}",
+            reason="moved to a physical table" if physical else "moved to an online table",
+            command_id=f"{kind}-{table.pk}-{new}",
         )
-        table.match_id, table.physical, table.confirmations = new, True, []
+        table.match_id, table.physical, table.confirmations = new, physical, []
         table.save(update_fields=["match_id", "physical", "confirmations"])
         log.record(
             tournament,
-            log.TABLE_MADE_PHYSICAL,
+            log.TABLE_MADE_PHYSICAL if physical else log.TABLE_MADE_ONLINE,
             {
                 "round": table.round.number,
                 "table": table.number,

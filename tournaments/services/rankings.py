@@ -10,8 +10,9 @@ A ranking is a list of tiers, best first; the entries of a tier share a place
   went out in, the better, then its placement at that table (equal placements at different
   tables share a place); a withdrawn entry counts as last at the last table it sat at;
 - Swiss and round robin: by the standings (points, then the tiebreaks; entries equal on
-  everything share a place); groups merged by place in group, then the standings' criteria
-  across groups (head-to-head aside);
+  everything share a place); groups merged by place in group (a shared group place counts
+  as that place for all who share it), then the standings' criteria across groups
+  (head-to-head aside), entries equal on all of them sharing;
 - an Alalay event: the finalists by their final placement (ties by qualifying order), then
   the others by the qualifying standings.
 
@@ -145,13 +146,16 @@ def stage_tiers(data: StageInput) -> Tiers:
     groups = [g for g in group_tiers(data) if g]
     if len(groups) <= 1:
         return groups[0] if groups else []
-    orders = [flat(g) for g in groups]
-    keys = _cross_group_keys(data, orders)
+    keys = _cross_group_keys(data, [flat(g) for g in groups])
+    # An entry's place in its group is the place it shares there (1, 1, 1, 4): the members of
+    # a shared group place all count as that place, never spread over the places below it.
+    by_place: dict[int, list[str]] = {}
+    for group in groups:
+        for place, e in places(group):
+            by_place.setdefault(place, []).append(e)
     tiers: Tiers = []
-    for place in range(max(len(o) for o in orders)):
-        same_place = sorted(
-            (o[place] for o in orders if place < len(o)), key=lambda e: tuple(-x for x in keys[e])
-        )
+    for place in sorted(by_place):
+        same_place = sorted(by_place[place], key=lambda e: tuple(-x for x in keys[e]))
         previous: tuple[float, ...] | None = None
         for e in same_place:
             if keys[e] == previous:
@@ -177,9 +181,23 @@ def advancing(data: StageInput, name: str, next_format: str = "") -> list[str]:
     if data.format not in stages.GROUPED:
         spec = stages.StageSpec(spec.name, spec.format, 1, spec.table_size, spec.rounds, spec.advancement)
         finished = finished[:1]
-    keys = _cross_group_keys(data, [g.ranking for g in finished]) if len(finished) > 1 else None
-    qualified = stages.advancing(spec, finished, keys)
-    seeds = stages.seeds(qualified)
+    qualified: tuple[stages.Qualified, ...] = ()
+    if len(finished) > 1:
+        # A shared group place counts as that place for everyone in it (1, 1, 1, 4), as in
+        # the final ranking: the wildcard goes to a co-winner of its group before another
+        # group's runner-up, and the seeds are in group place order, then by the criteria,
+        # then in group order. Places count the entries still in (the next best moves up).
+        rank: dict[str, int] = {}
+        for tiers in group_tiers(data):
+            active = [data.active(tier) for tier in tiers]
+            rank.update((e, p) for p, e in places([t for t in active if t]))
+        criteria = _cross_group_keys(data, [g.ranking for g in finished])
+        keys = {e: (-rank[e], *key) for e, key in criteria.items()}
+        qualified = stages.advancing(spec, finished, keys)
+        group = {q.entry_id: q.group for q in qualified}
+        seeds = tuple(sorted(stages.seeds(qualified), key=lambda e: (tuple(-x for x in keys[e]), group[e])))
+    else:
+        seeds = stages.seeds(stages.advancing(spec, finished))
     if len(finished) > 1 and next_format in ONE_V_ONE:
         seeds = elimination.separate_groups(seeds, {q.entry_id: q.group for q in qualified})
     return list(seeds)

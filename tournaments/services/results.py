@@ -88,6 +88,10 @@ def sweep() -> int:
         recorded += record_match(match_id)
     for tournament_id in _waiting():
         advance_tournament(tournament_id)
+    # at_time needs the desk's roles (services.entries), which import this module
+    from tournaments.services.at_time import call_due
+
+    call_due()  # rounds whose clock reached zero in tournaments that call time automatically
     failures.clear_unless(set(_unrecorded().values_list("round__tournament_id", flat=True)) | _waiting())
     return recorded
 

@@ -16,7 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments.models import Entry, Stage, StandingRow, Tournament
+from tournaments.models import Entry, Stage, StandingRow, Table, Tournament
 from tournaments.services import rankings
 from tournaments.services.errors import TournamentError
 from tournaments.services.stage_data import stage_standings
@@ -116,6 +116,7 @@ def standing_rows(tournament: Tournament, stage: int | None = None) -> list[dict
         current = current_stage(tournament)
         stage = current.number if current else 1
     names = {e.pk: e.name for e in tournament.entries.all()}
+    at_time = at_time_counts(tournament, stage)
     return [
         {
             "stage": r.stage,
@@ -130,6 +131,31 @@ def standing_rows(tournament: Tournament, stage: int | None = None) -> list[dict
             "tiebreak_reason": r.tiebreak_reason,
             "tiebreak_against": r.tiebreak_against_id,
             "tiebreak_values": r.tiebreak_values,
+            "decided_at_time": at_time.get(r.entry_id, 0),
         }
         for r in StandingRow.objects.filter(tournament=tournament, stage=stage).order_by("position")
     ]
+
+
+def decided_at_time(result: list[Any]) -> bool:
+    """Whether a table's result says time decided it (docs/rules.md §9.1, T-4): its lines
+    carry `at_time` then, and only then."""
+    return any(isinstance(line, dict) and line.get("at_time") for line in result or [])
+
+
+def at_time_counts(tournament: Tournament, stage: int | None = None) -> dict[int, int]:
+    """Entry id -> how many of its finished tables time decided (of stage `stage`; default:
+    the whole tournament). Read from the tables' results at every call rather than stored,
+    so a ruling that changes a result (a reopen, an award) changes the count with it."""
+    tables = Table.objects.filter(round__tournament=tournament, status=Table.FINISHED)
+    if stage is not None:
+        tables = tables.filter(round__stage__number=stage)
+    counts: dict[int, int] = {}
+    for result in tables.values_list("result", flat=True):
+        if decided_at_time(result):
+            for line in result:
+                if line.get("forfeit"):
+                    continue  # a forfeit is not a place that time decided
+                entry = int(line["entry"])
+                counts[entry] = counts.get(entry, 0) + 1
+    return counts

@@ -101,7 +101,8 @@ class EntryAbandoned:
 
 @dataclass(frozen=True)
 class MatchEnded:
-    """`reason`: dormida, panza-de-oro, four-in-every-number, points, or None (everyone left)."""
+    """`reason`: dormida, panza-de-oro, four-in-every-number, points, last-standing (the others
+    left), or None (everyone left)."""
 
     TYPE: ClassVar[str] = "match_ended"
     winners: tuple[str, ...]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from cacho.engine.alalay.commands import Abandon, Command, Reroll, Score, Scratch, Throw, TimeOut, TurnDie
+from cacho.engine.alalay.endings import LAST_STANDING
 from cacho.engine.alalay.events import (
     OPTION_NAMES,
     BoxScored,
@@ -229,6 +230,9 @@ def outcome(state: State) -> dict[str, Any]:
         replayed["paused"] = {"reason": state.paused}
     if state.awarded is not None:
         replayed["placements"] = dict(zip([e.name for e in state.entries], state.awarded, strict=True))
+    if state.time is not None:
+        decided = state.win_reason == "at-time"
+        replayed["time_called"] = {"policy": state.time.policy, "decided_at_time": decided}
     return replayed
 
 
@@ -258,12 +262,14 @@ def replay_turns(state: State, turns: Sequence[RecordTurn]) -> dict[str, Any]:
                 continue
             if state.over:
                 raise RuleError("match-over", "the match is over")
-            if unfinished:
-                raise RuleError("turn-unfinished", "the previous turn stopped before filling a box")
             if entry.abandon:
                 state, _ = apply(state, Abandon(entry.by))
                 listed.append({"by": entry.by, "abandon": True})
+                # one that leaves the last entry standing ends the turn in play, and its record
+                unfinished = unfinished and state.turn is not None and state.turn.phase != "await"
                 continue
+            if unfinished:
+                raise RuleError("turn-unfinished", "the previous turn stopped before filling a box")
             assert entry.throw is not None
             commands: list[Command] = [TimeOut(entry.by)] if entry.timeout else []
             commands.append(Throw(entry.by, entry.throw))
@@ -340,7 +346,8 @@ def write_record(events: Sequence[Event]) -> dict[str, Any]:
     team members are not part of the format and are left out. A turn abandoned
     by its own player is written as the abandonment alone; an abandonment by
     another entry during a turn is written before that turn (it changes nothing
-    in it).
+    in it), unless it leaves that turn's entry the last standing: then the turn,
+    as far as it went, comes first.
     """
     events = without_undone(events, lambda event: isinstance(event, MatchEnded))
     if not events or not isinstance(events[0], MatchStarted):
@@ -397,11 +404,18 @@ def write_record(events: Sequence[Event]) -> dict[str, Any]:
             if current is not None and current["by"] == event.entry:
                 turns += held
                 held, current = [], None
-            turns.append({"by": event.entry, "abandon": True})
+            left = {"by": event.entry, "abandon": True}
+            if current is None:
+                turns.append(left)
+            else:
+                held.append(left)
         elif isinstance(event, MatchEnded):
-            turns += held
-            if current is not None and "throw" in current:
-                turns.append(_ordered(current))
+            partial = [_ordered(current)] if current is not None and "throw" in current else []
+            if event.reason == LAST_STANDING:
+                # The others left during this turn: it stops where it was, then they leave.
+                turns += [*partial, *held]
+            else:
+                turns += [*held, *partial]  # la dormida ends its own turn
             held, current = [], None
     if current is not None and "throw" in current:
         turns.append(_ordered(current))

@@ -11,6 +11,7 @@ from cacho.engine.alalay.ruling_events import (
     PenaltyGiven,
     ResultAwarded,
     RulingEvent,
+    TimeCalled,
     TurnCorrected,
 )
 from cacho.engine.rulings import common_ruling
@@ -31,6 +32,8 @@ def ruling_item(event: RulingEvent) -> dict[str, Any]:
         ruling = {"kind": "disqualify", "seat": event.entry}
     elif isinstance(event, ResultAwarded):
         ruling = {"kind": "award-result", "placements": dict(event.placements)}
+    elif isinstance(event, TimeCalled):
+        ruling = {"kind": "call-time", "policy": event.policy}
     else:
         assert isinstance(event, MatchReopened)
         ruling = {"kind": "reopen", "turn": event.turn}

@@ -3,13 +3,15 @@
 The winners rank first; then the entries that stayed, by total (equal totals share a
 place); then those who left, by total. A win by dormida, panza de oro or four in every
 number is an instant win for its winner. Totals are less any referee's penalties;
-disqualified entries place last; an award-result's places stand as given.
+disqualified entries place last; an award-result's places stand as given. A match
+decided at time (docs/rules.md §9.1) ranks as one ended on points, its open boxes 0.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cacho.engine.alalay.at_time import AT_TIME
 from cacho.engine.alalay.events import Event, MatchEnded
 from cacho.engine.alalay.rules import replay
 from cacho.engine.results import SeatResult, competition_placements
@@ -49,6 +51,7 @@ def match_results(events: Sequence[Event]) -> tuple[SeatResult, ...]:
             alalay_total=totals[seat],
             instant_win=instant and seat in winners,
             left=state.left[seat],
+            at_time=state.win_reason == AT_TIME,
         )
         for seat, name in enumerate(names)
     )

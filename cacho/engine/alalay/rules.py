@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
+from cacho.engine.alalay.at_time import end_at_time
 from cacho.engine.alalay.commands import Abandon, Command, Reroll, Score, Scratch, Throw, TimeOut, TurnDie
 from cacho.engine.alalay.endings import end_after_entry
 from cacho.engine.alalay.events import (
@@ -238,6 +239,8 @@ def _with_end(state: State, events: list[Event], seat: int) -> list[Event]:
     for event in events:
         after = evolve(after, event)
     ended = end_after_entry(after, seat)
+    if ended is None:
+        ended = end_at_time(after)  # docs/rules.md §9.1: after the turn owed, at time
     return [*events, ended] if ended is not None else events
 
 

@@ -72,6 +72,16 @@ class MatchReopened:
     reason: str
 
 
+@dataclass(frozen=True)
+class TimeCalled:
+    """The director called time (docs/rules.md §9.1, T-1, T-3): the match ends at time by
+    `policy` (`sheet-as-it-stands`, `finish-round-of-turns`; alalay/at_time.py)."""
+
+    TYPE: ClassVar[str] = "time_called"
+    policy: str
+    reason: str
+
+
 RULING_EVENTS_LIST = (
     MatchPaused,
     MatchResumed,
@@ -81,6 +91,7 @@ RULING_EVENTS_LIST = (
     EntryDisqualified,
     ResultAwarded,
     MatchReopened,
+    TimeCalled,
 )
 RulingEvent = (
     MatchPaused
@@ -91,6 +102,7 @@ RulingEvent = (
     | EntryDisqualified
     | ResultAwarded
     | MatchReopened
+    | TimeCalled
 )
 RULING_EVENTS: tuple[type[RulingEvent], ...] = RULING_EVENTS_LIST
 RULING_TYPES: dict[str, type[RulingEvent]] = {cls.TYPE: cls for cls in RULING_EVENTS}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from cacho.engine.alalay.at_time import AT_TIME, check_call, ranked_at_time, with_time_called
 from cacho.engine.alalay.endings import end_after_entry
 from cacho.engine.alalay.events import Event, MatchEnded
 from cacho.engine.alalay.ruling_events import (
@@ -16,6 +17,7 @@ from cacho.engine.alalay.ruling_events import (
     PenaltyGiven,
     ResultAwarded,
     RulingUpheld,
+    TimeCalled,
     TurnCorrected,
 )
 from cacho.engine.alalay.scorecard import BOX_INDEX, GRANDE_BOXES, allowed_values
@@ -69,6 +71,8 @@ def decide_ruling(state: State, rule: Rule) -> list[Event]:
             raise RuleError("ruling-field-missing", "reopen needs the turn to replay from")
         _turn_index(state, number)
         return [MatchReopened(number, rule.reason)]
+    if kind == "call-time":
+        return [TimeCalled(check_call(state, rule), rule.reason)]
     raise not_in_game(rule, "alalay")
 
 
@@ -104,13 +108,14 @@ def _correction(state: State, rule: Rule) -> TurnCorrected:
 
 def _rescored(state: State, event: TurnCorrected | PenaltyGiven, seat: int) -> list[Event]:
     """The ruling, and the match's end again where it changes the outcome: a live match a
-    correction completes, or a finished match on points whose winners change."""
+    correction completes, or a match finished on points (or at time) whose winners change."""
     after = evolve_ruling(state, event)
     ended: MatchEnded | None = None
     if not state.over:
         ended = end_after_entry(after, seat)
-    elif state.win_reason == "points":
-        ended = end_after_entry(after, -1)
+    elif state.win_reason in ("points", AT_TIME):
+        # A table decided at time ranks on its totals as one played out does (T-5).
+        ended = ranked_at_time(after) if state.win_reason == AT_TIME else end_after_entry(after, -1)
         if ended is not None and ended.winners == state.winners:
             ended = None
     return [event] if ended is None else [event, ended]
@@ -154,6 +159,8 @@ def evolve_ruling(state: State, event: object) -> State:
         return replace(state, over=True, turn=None, winners=winners, win_reason="awarded", awarded=places)
     if isinstance(event, MatchReopened):
         return _reopened(state, event.turn - 1)
+    if isinstance(event, TimeCalled):
+        return with_time_called(state, event.policy)
     raise ValueError(f"not a ruling event: {event!r}")
 
 

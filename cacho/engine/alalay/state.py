@@ -37,6 +37,15 @@ class TurnState:
 
 
 @dataclass(frozen=True)
+class TimeCall:
+    """Time called on the match (docs/rules.md §9.1, alalay/at_time.py): its policy and the
+    turns each seat is to have played before the match ends."""
+
+    policy: str
+    turns: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class State:
     entries: tuple[Entry, ...]
     options: Options
@@ -61,6 +70,8 @@ class State:
     # At a physical table: the state before the last entry, which an undo gives back (itself
     # without one: an entry is undone once). None online and after a ruling.
     undo: State | None = None
+    # Rounds at time (docs/rules.md §9.1): the time called on the match (alalay/at_time.py).
+    time: TimeCall | None = None
 
     def seat_of(self, name: str) -> int | None:
         for seat, entry in enumerate(self.entries):

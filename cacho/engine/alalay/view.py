@@ -74,6 +74,10 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "winners": list(state.winners),
         "win_reason": state.win_reason,
         "paused": None if state.paused is None else {"reason": state.paused},
+        # docs/rules.md §9.1: the time called on the match, and whether it decided the match
+        "time_called": None
+        if state.time is None
+        else {"policy": state.time.policy, "decided_at_time": state.win_reason == "at-time"},
         "placements": None
         if state.awarded is None
         else {entry.name: place for entry, place in zip(state.entries, state.awarded, strict=True)},

@@ -12,7 +12,6 @@ The two share every table transition, and the hypothesis test
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from cacho.engine.bidding.bids import Bid
 from cacho.engine.bidding.events import (
@@ -199,6 +198,10 @@ def _announced(state: MatchState, event: PasoAnnounced | SalpiconAnnounced) -> M
 def _with_rounds_started(table: TableState, number: int) -> TableState:
     if table.rounds_started == number:
         return table
+    return _with_rounds(table, number, table.round_starts)
+
+
+def _with_rounds(table: TableState, number: int, round_starts: tuple[RoundStart, ...]) -> TableState:
     return TableState(
         table.dice_counts,
         table.calzo_disabled,
@@ -211,19 +214,20 @@ def _with_rounds_started(table: TableState, number: int) -> TableState:
         number,  # rounds_started
         table.last_resolution,
         table.winner,
-        table.round_starts,
+        round_starts,
         table.paused,
         table.disqualified,
         table.awarded,
+        table.time,
     )
 
 
 def _round_begins(table: TableState, number: int) -> TableState:
     """The table once round `number` has started: it remembers what the round started
-    from, which a void-round or a reopen restores."""
-    begun = _with_rounds_started(table, number)
-    start = RoundStart(number, replace(table, round_starts=()))
-    return replace(begun, round_starts=(*table.round_starts, start))
+    from, which a void-round or a reopen restores. (Built positionally: two
+    `dataclasses.replace` here were most of a replay's time.)"""
+    start = RoundStart(number, _with_rounds(table, table.rounds_started, ()))
+    return _with_rounds(table, number, (*table.round_starts, start))
 
 
 def _applied_dice_change(
@@ -286,6 +290,7 @@ def _resolved(
         table.paused,
         table.disqualified,
         table.awarded,
+        table.time,
     )
 
 
@@ -328,6 +333,7 @@ def _abandoned(
         table.paused,
         table.disqualified,
         table.awarded,
+        table.time,
     )
 
 
@@ -372,6 +378,7 @@ def _recorded(config: MatchConfig, table: TableState, event: RoundRecorded) -> T
         table.paused,
         table.disqualified,
         table.awarded,
+        table.time,
     )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from cacho.engine.bidding.at_time import placements as at_time_placements
 from cacho.engine.bidding.commands import (
     Abandon,
     AnnouncePaso,
@@ -38,7 +39,7 @@ from cacho.engine.bidding.events import (
 from cacho.engine.bidding.evolve import evolve, initial_state
 from cacho.engine.bidding.record_rulings import ruling_action, ruling_of_action
 from cacho.engine.bidding.rules import OPTIONS
-from cacho.engine.bidding.ruling_events import RULING_EVENTS, ResultAwarded
+from cacho.engine.bidding.ruling_events import AT_TIME_FOLLOWERS, RULING_EVENTS, ResultAwarded
 from cacho.engine.bidding.rulings import decide
 from cacho.engine.bidding.setup import start_match
 from cacho.engine.bidding.state import MatchState
@@ -314,7 +315,7 @@ def _play_round(
         except RuleError as exc:
             raise _RuleBreak(index, None, exc) from exc
         state = _apply(state, events)
-        recorded = events[-1]
+        recorded = events[0]  # a decision at time may follow it
         assert isinstance(recorded, RoundRecorded)
         for number, action in enumerate(round_data.get("actions", [])):
             try:
@@ -369,9 +370,9 @@ def _play_round(
         except RuleError as exc:
             raise _RuleBreak(index, number, exc) from exc
         state = _apply(state, events)
-        last = events[-1]
-        if isinstance(last, RoundResolved | PlayerAbandoned):
-            outcome = _round_outcome(last)
+        for event in events:  # a decision at time may follow the round's end
+            if isinstance(event, RoundResolved | PlayerAbandoned):
+                outcome = _round_outcome(event)
     return state, outcome
 
 
@@ -406,7 +407,7 @@ def replay_record(data: dict[str, Any]) -> dict[str, Any]:
     replayed: dict[str, Any] = {
         "valid": True,
         "rounds": outcomes,
-        "dice": dict(zip(players, state.dice_counts, strict=True)),
+        "dice": dict(zip(players, _held(state), strict=True)),
         "calzo_disabled": state.calzo_disabled,
         "winner": None if state.winner is None else players[state.winner],
         "to_act": None if state.round is None or state.paused is not None else players[state.round.to_act],
@@ -415,7 +416,21 @@ def replay_record(data: dict[str, Any]) -> dict[str, Any]:
         replayed["paused"] = {"reason": state.paused}
     if state.table.awarded is not None:
         replayed["placements"] = dict(zip(players, state.table.awarded, strict=True))
+    time = state.table.time
+    if time is not None:
+        placed = at_time_placements(state)
+        replayed["time_called"] = {
+            "policy": time.policy,
+            "decided_at_time": time.decided,
+            "placements": None if placed is None else {players[s]: place for s, place in placed.items()},
+        }
     return replayed
+
+
+def _held(state: MatchState) -> tuple[int, ...]:
+    """The dice each player holds, those a sudden death set aside included."""
+    time = state.table.time
+    return state.dice_counts if time is None else time.held(state.dice_counts)
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -449,6 +464,8 @@ def write_record(events: Iterable[Event]) -> dict[str, Any]:
     state = initial_state(started)  # a round after a void-round inherits the restored direction
     for event in iterator:
         state = evolve(state, event)
+        if isinstance(event, AT_TIME_FOLLOWERS):
+            continue  # drawn again from the time call when the record is replayed
         if isinstance(event, RULING_EVENTS):
             assert current is not None, "a ruling before the first round"
             current["actions"].append(ruling_action(event))

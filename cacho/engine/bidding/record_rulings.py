@@ -7,10 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from cacho.engine.bidding.ruling_events import (
+    DecidedAtTime,
     DiceChanged,
+    PlayersSetAside,
     ResultAwarded,
     RoundVoided,
     RulingEvent,
+    TimeCalled,
 )
 from cacho.engine.rulings import Rule, common_ruling, parse_ruling
 
@@ -21,7 +24,9 @@ def ruling_of_action(action: dict[str, Any]) -> Rule:
 
 
 def ruling_action(event: RulingEvent) -> dict[str, Any]:
-    """The record's action for a ruling's event: the ruling as the referee gave it."""
+    """The record's action for a ruling's event: the ruling as the referee gave it (never
+    a decision at time's own events, which replaying the call draws again)."""
+    assert not isinstance(event, PlayersSetAside | DecidedAtTime)
     common = common_ruling(event)
     if common is not None:
         return {"ruling": common, "reason": event.reason}
@@ -35,6 +40,8 @@ def ruling_action(event: RulingEvent) -> dict[str, Any]:
             ruling = {"kind": "penalty", "seat": event.player, "dice": -event.delta}
         else:
             ruling = {"kind": "disqualify", "seat": event.player}
+    elif isinstance(event, TimeCalled):
+        ruling = {"kind": "call-time", "policy": event.policy}
     else:
         assert isinstance(event, ResultAwarded)
         ruling = {"kind": "award-result", "placements": dict(event.placements)}

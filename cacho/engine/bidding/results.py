@@ -5,6 +5,10 @@ those who are out: a later exit ranks ahead of an earlier one, and players out a
 same moment (one resolution, one abandonment) share their place. Players a setup
 already left without dice went out before anyone else.
 
+At time (docs/rules.md §9.1): the players still in place by the dice they hold (those a
+sudden death set aside included), most first, equal dice sharing a place; the players
+out before keep their places below them.
+
 Rulings: a voided round (and every round after it) counts for nothing; a referee's
 change of dice that takes a player's last die is an exit like any other (nobody is
 credited); disqualified players place last; an award-result's places stand as given.
@@ -90,6 +94,12 @@ def match_results(events: Sequence[Event]) -> tuple[SeatResult, ...]:
         if seat not in ranked:
             exits.setdefault(step, []).append(seat)
     tiers = [tier for tier in (winners, still_in) if tier]
+    time = state.table.time
+    decided = time is not None and time.decided
+    dice_held = state.dice_counts if time is None else time.held(state.dice_counts)
+    if decided:
+        ranks = sorted({dice_held[seat] for seat in still_in}, reverse=True)
+        tiers = [[seat for seat in still_in if dice_held[seat] == dice] for dice in ranks]
     tiers += [exits[step] for step in sorted(exits, reverse=True)]
     if disqualified:
         tiers.append(disqualified)
@@ -101,9 +111,10 @@ def match_results(events: Sequence[Event]) -> tuple[SeatResult, ...]:
             seat=seat,
             name=name,
             placement=placement[seat],
-            dice_left=state.dice_counts[seat],
+            dice_left=dice_held[seat],
             eliminations=credit[seat],
             left=seat in state.abandoned,
+            at_time=decided and state.table.awarded is None,  # an award is the referee's result
         )
         for seat, name in enumerate(players)
     )

@@ -69,7 +69,47 @@ class ResultAwarded:
     reason: str
 
 
-RulingEvent = MatchPaused | MatchResumed | RulingUpheld | RoundVoided | DiceChanged | ResultAwarded
+@dataclass(frozen=True, slots=True)
+class TimeCalled:
+    """The director called time (rules.md §9.1, T-1): once the round under way has
+    resolved, `policy` decides the table (`dice-left`, `two-more-rounds`, `sudden-death`)."""
+
+    TYPE: ClassVar[str] = "time_called"
+    policy: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersSetAside:
+    """Sudden death (T-2): these players sit out with the dice they hold, and the players
+    level for first play on alone; `next_starter` opens their next round."""
+
+    TYPE: ClassVar[str] = "players_set_aside"
+    players: tuple[tuple[str, int], ...]
+    next_starter: str
+
+
+@dataclass(frozen=True, slots=True)
+class DecidedAtTime:
+    """The table is decided at time (T-2): `standing` holds the dice of every player still
+    in (set-aside dice included), who place by them, most first, equal dice sharing."""
+
+    TYPE: ClassVar[str] = "decided_at_time"
+    policy: str
+    standing: tuple[tuple[str, int], ...]
+
+
+RulingEvent = (
+    MatchPaused
+    | MatchResumed
+    | RulingUpheld
+    | RoundVoided
+    | DiceChanged
+    | ResultAwarded
+    | TimeCalled
+    | PlayersSetAside
+    | DecidedAtTime
+)
 RULING_EVENTS: tuple[type[RulingEvent], ...] = (
     MatchPaused,
     MatchResumed,
@@ -77,4 +117,9 @@ RULING_EVENTS: tuple[type[RulingEvent], ...] = (
     RoundVoided,
     DiceChanged,
     ResultAwarded,
+    TimeCalled,
+    PlayersSetAside,
+    DecidedAtTime,
 )
+# Events the engine draws from a time call as rounds resolve: never a ruling of their own.
+AT_TIME_FOLLOWERS: tuple[type[RulingEvent], ...] = (PlayersSetAside, DecidedAtTime)

@@ -3,6 +3,7 @@ now, and the facts they leave. Illegal ones raise RuleError with a `ruling-` cod
 
 from __future__ import annotations
 
+from cacho.engine.bidding.at_time import call_time, followed
 from cacho.engine.bidding.commands import Abandon, Command, RecordOutcome
 from cacho.engine.bidding.decide import decide as decide_play
 from cacho.engine.bidding.decide import restart_mode, seat_turn_seconds
@@ -24,7 +25,12 @@ from cacho.engine.undo import Undo
 
 
 def decide(state: MatchState, command: Command | Rule) -> list[Event]:
-    """Every command of a bidding match: a player's, the server's, or a referee's ruling."""
+    """Every command of a bidding match: a player's, the server's, or a referee's ruling
+    (a director's time call among them); once time is called, with what it draws."""
+    return followed(state, _decide(state, command))
+
+
+def _decide(state: MatchState, command: Command | Rule) -> list[Event]:
     if isinstance(command, Rule):
         return decide_ruling(state, command)
     if state.config.physical:  # a physical table's own entries (bidding/outcomes.py)
@@ -60,6 +66,8 @@ def decide_ruling(state: MatchState, rule: Rule) -> list[Event]:
         return [ResultAwarded(tuple(zip(state.config.players, places, strict=True)), rule.reason)]
     if kind in ("void-round", "reopen"):
         return [_void(state, rule)]
+    if kind == "call-time":
+        return call_time(state, rule)
     if kind in ("adjust-dice", "penalty", "disqualify"):
         if over:
             raise RuleError("ruling-match-over", "the match is over: reopen it first")

@@ -83,6 +83,25 @@ class RoundState:
 
 
 @dataclass(frozen=True, slots=True)
+class TimeCall:
+    """Time called on the table (rules.md §9.1): the `policy` that decides it, the rounds
+    started when it was called (`round`; after a void, with the voided rounds it replays:
+    ruling_evolve), the dice each seat sits out with in a sudden death
+    (`set_aside`, by seat; empty: nobody), and whether the policy has decided the table."""
+
+    policy: str
+    round: int
+    set_aside: tuple[int, ...] = ()
+    decided: bool = False
+
+    def held(self, counts: tuple[int, ...]) -> tuple[int, ...]:
+        """The dice each seat holds, those it sits out with included."""
+        if not self.set_aside:
+            return counts
+        return tuple(count + aside for count, aside in zip(counts, self.set_aside, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
 class TableState:
     """What changes only between rounds: dice held, who opens next, the match's end."""
 
@@ -104,6 +123,7 @@ class TableState:
     paused: str | None = None
     disqualified: frozenset[int] = frozenset()
     awarded: tuple[int, ...] | None = None
+    time: TimeCall | None = None  # rounds at time (rules.md §9.1): None until time is called
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +151,10 @@ class MatchState:
     def phase(self) -> Phase:
         if self.round is not None:
             return "bidding"
-        return "over" if self.table.winner is not None else "awaiting-dice"
+        table = self.table
+        if table.winner is not None or (table.time is not None and table.time.decided):
+            return "over"
+        return "awaiting-dice"
 
     @property
     def dice_counts(self) -> tuple[int, ...]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cacho.engine.bidding.at_time import placements as at_time_placements
 from cacho.engine.bidding.events import Event, RoundStarted
 from cacho.engine.bidding.legal import idle, legal_actions
 from cacho.engine.bidding.rules import Mode
@@ -111,14 +112,33 @@ def view(state: MatchState, viewer: Viewer) -> dict[str, Any]:
         "winner": None if state.winner is None else players[state.winner],
         "paused": None if state.paused is None else {"reason": state.paused},
         "disqualified": [players[seat] for seat in sorted(state.table.disqualified)],
-        "placements": None
-        if state.table.awarded is None
-        else dict(zip(players, state.table.awarded, strict=True)),
+        "placements": _placements(state),
+        "time_called": _time_called(state),
     }
     if viewer.kind == "player" and viewer.player in players:
         # At a physical table the scorekeeper enters every move: a player has none to send.
         result["legal"] = idle(viewer.player) if config.physical else legal_actions(state, viewer.player)
     return result
+
+
+def _placements(state: MatchState) -> dict[str, int] | None:
+    """An award's places, or a decision at time's for the players still in (else None)."""
+    players = state.config.players
+    if state.table.awarded is not None:
+        return dict(zip(players, state.table.awarded, strict=True))
+    placed = at_time_placements(state)
+    return None if placed is None else {players[seat]: place for seat, place in sorted(placed.items())}
+
+
+def _time_called(state: MatchState) -> dict[str, Any] | None:
+    """The time call on the table (rules.md §9.1): its policy, whether it has decided the
+    table, and the dice each player sits out a sudden death with."""
+    time = state.table.time
+    if time is None:
+        return None
+    players = state.config.players
+    aside = {players[seat]: dice for seat, dice in enumerate(time.set_aside) if dice}
+    return {"policy": time.policy, "decided_at_time": time.decided, "set_aside": aside}
 
 
 def view_event(event: Event, players: tuple[str, ...], viewer: Viewer) -> dict[str, Any]:

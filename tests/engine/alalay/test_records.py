@@ -185,7 +185,7 @@ RULE_ERRORS: list[tuple[str, dict[str, Any], int, str]] = [
         "abandoned player plays again",
         record(
             [{"by": "A", "abandon": True}, {"by": "A", "throw": THROW_11, "score": "ones"}],
-            players=["A", "B"],
+            players=["A", "B", "C"],
         ),
         1,
         "entry-left",
@@ -240,9 +240,7 @@ def test_output_of_a_match_in_progress() -> None:
 
 
 def test_everyone_leaves_no_winner() -> None:
-    out = replay_record(
-        record([{"by": "A", "abandon": True}, {"by": "B", "abandon": True}], players=["A", "B"])
-    )
+    out = replay_record(record([{"by": "A", "abandon": True}], players=["A"]))
     assert (out["valid"], out["finished"], out["winner"], out["win_reason"], out["to_act"]) == (
         True,
         True,
@@ -250,6 +248,25 @@ def test_everyone_leaves_no_winner() -> None:
         None,
         None,
     )
+
+
+def test_the_last_entry_standing_wins_and_nothing_follows() -> None:
+    """P-3: B and C leave during A's turn; A wins there. Its turn stops where it was, then
+    the abandonments; a turn after them is refused."""
+    turns = [{"by": "A", "throw": THROW_11}, {"by": "B", "abandon": True}, {"by": "C", "abandon": True}]
+    out = replay_record(record(turns, players=["A", "B", "C"]))
+    assert out["valid"] is True, out
+    assert (out["finished"], out["winner"], out["win_reason"], out["to_act"]) == (
+        True,
+        "A",
+        "last-standing",
+        None,
+    )
+    late = replay_record(record([*turns, {"by": "A", "throw": THROW_11}], players=["A", "B", "C"]))
+    assert (late["valid"], late["error"]["turn"], late["error"]["code"]) == (False, 3, "match-over")
+    both = [{"by": "A", "abandon": True}, {"by": "B", "abandon": True}]
+    two = replay_record(record(both, players=["A", "B"]))
+    assert (two["valid"], two["error"]["turn"], two["error"]["code"]) == (False, 1, "match-over")
 
 
 def test_shared_first_place_is_a_list_in_seat_order() -> None:

@@ -540,15 +540,34 @@ def test_points_tie_is_shared_and_leavers_are_ignored() -> None:
 
 
 def test_abandonment_on_turn_passes_the_turn_and_the_leaver_cannot_win() -> None:
-    state, _ = new_match(["A", "B"])
+    state, _ = new_match(["A", "B", "C"])
     state, _ = play(state, Throw("A", (1, 2, 3, 3, 5)), Abandon("A"))
-    assert state.to_act == "B" and state.left == (True, False)
+    assert state.to_act == "B" and state.left == (True, False, False) and not state.over
     with pytest.raises(RuleError) as info:
         decide(state, Throw("A", (1, 2, 3, 4, 5)))
     assert info.value.code == "entry-left"
     state, _ = play(state, Throw("B", (2, 2, 3, 4, 5)), Score("B", "twos"))
-    assert state.to_act == "B"  # B plays on alone
-    state, _ = play(state, Abandon("B"))
+    assert state.to_act == "C"
+
+
+def test_the_last_entry_standing_wins_at_once() -> None:
+    """P-3: an abandonment that leaves one entry ends the match, that entry the winner, even
+    in the middle of its turn; nobody is left to abandon against it."""
+    state, _ = new_match(["A", "B", "C"])
+    state, _ = play(state, Abandon("B"), Throw("A", (1, 2, 3, 3, 5)))
+    state, events = play(state, Abandon("C"))
+    assert events[-1] == MatchEnded(("A",), "last-standing")
+    assert state.over and state.winners == ("A",) and state.turn is None
+    with pytest.raises(RuleError) as info:
+        decide(state, Abandon("A"))
+    assert info.value.code == "match-over"
+
+
+def test_a_match_of_one_entry_plays_on_and_ends_without_a_winner_when_it_leaves() -> None:
+    state, _ = new_match(["A"])
+    state, _ = play(state, Throw("A", (2, 2, 3, 4, 5)), Score("A", "twos"))
+    assert state.to_act == "A" and not state.over  # alone from the start: nobody to outlast
+    state, _ = play(state, Abandon("A"))
     assert state.over and state.winners == () and state.win_reason is None
 
 

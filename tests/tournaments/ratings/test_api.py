@@ -14,7 +14,7 @@ from tests.tournaments.ratings.fixtures import rate_tables
 from tournaments.models import Membership, TournamentEvent
 from tournaments.services import add_member, create_tournament, register, start_tournament
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite_too]
 
 NAMES = ("ana", "beto", "caro", "dani", "eva")
 

@@ -18,7 +18,7 @@ from tournaments.ratings.fold import MU, SIGMA
 from tournaments.ratings.projection import rebuild
 from tournaments.services import create_tournament, register, start_tournament
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 
 
 def ratings() -> dict[Any, tuple[float, float, int]]:

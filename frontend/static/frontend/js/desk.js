@@ -33,7 +33,7 @@ async function load() {
 const can = () => view.console.can;
 const registration = () => view.t.status === "registration";
 const running = () => view.t.status === "running";
-const checkinOpen = () => registration() && view.t.checkin_deadline && new Date(view.t.checkin_deadline) > new Date();
+const checkinOpen = () => Boolean(view.t.checkin_open);
 
 function render() {
   const { t, entries } = view;
@@ -66,13 +66,26 @@ function renderCheckin(checked, expected) {
   const t = view.t;
   $("d-checkin").hidden = !registration();
   const deadline = t.checkin_deadline ? new Date(t.checkin_deadline) : null;
+  const waiting = view.entries.filter((e) => e.status === "registered").length;
   $("d-checkin-note").textContent = !deadline ? D.checkin_none
-    : checkinOpen() ? fmt(D.checkin_until, { when: deadline.toLocaleString() }) : D.checkin_closed;
-  $("d-deadline-form").hidden = Boolean(deadline) || !can().manage;
+    : checkinOpen() ? fmt(D.checkin_until, { when: deadline.toLocaleString() })
+      : fmt(D.checkin_closed_at, { when: deadline.toLocaleString(), checked, waiting });
+  $("d-checkin").dataset.checkin = !deadline ? "none" : checkinOpen() ? "open" : "closed";
+  // The deadline stays editable until the start: later, earlier, or again after a close.
+  $("d-deadline-form").hidden = !can().manage;
+  $("d-deadline-save").textContent = deadline ? D.deadline_change : D.deadline_save;
+  if (deadline && document.activeElement !== $("d-deadline")) $("d-deadline").value = localInput(deadline);
+  $("d-close-row").hidden = !(can().manage && checkinOpen());
   $("d-checkin-count").hidden = !deadline;
   $("d-checkin-count").textContent = fmt(D.checked_count, { checked, expected });
   $("d-checkin-count").dataset.checked = checked;
   $("d-checkin-count").dataset.expected = expected;
+}
+
+// A moment as a datetime-local input writes it: the browser's own time zone, to the minute.
+function localInput(when) {
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())}T${pad(when.getHours())}:${pad(when.getMinutes())}`;
 }
 
 // ---------------------------------------------------------------- the entries and their actions
@@ -313,6 +326,16 @@ $("d-deadline-form").addEventListener("submit", async (event) => {
       body: { checkin_deadline: new Date($("d-deadline").value).toISOString() } });
     await load();
   } catch (e) { showAt($("d-deadline-error"), e); }
+});
+
+$("d-close-checkin").addEventListener("click", async () => {
+  clearErrors($("d-close-row"));
+  const waiting = view.entries.filter((e) => e.status === "registered").length;
+  if (!window.confirm(counted(D.close_confirm, waiting))) return;
+  try {
+    await api(`/api/tournaments/${id}/check-in/close`, { method: "POST" });
+    await load();
+  } catch (e) { showAt($("d-close-error"), e); }
 });
 
 $("d-seeds-save").addEventListener("click", async () => {

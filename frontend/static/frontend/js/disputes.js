@@ -1,7 +1,7 @@
 // The referee queue (issue #18): the open disputes of every club where the user is owner,
 // organiser or referee (GET /api/disputes?status=open), kept current by `watchQueue`. New
 // disputes are announced in an aria-live region; ages tick without re-drawing the rows.
-import { L, fmt, h, showError } from "./api.js";
+import { L, api, fmt, h, showError } from "./api.js";
 import { watchQueue } from "./disputes-live.js";
 
 const D = L.disputes || {};
@@ -66,6 +66,17 @@ function draw(disputes) {
 }
 
 watchQueue(draw, (error) => showError(errorBox, error));
+
+// Closed disputes, newest first: a ruling and its trail stay readable after the queue moves on.
+async function drawClosed() {
+  const all = await api("/api/disputes?status=all");
+  const closed = (all.disputes || []).filter((d) => d.status !== "open").reverse().slice(0, 20);
+  const section = document.getElementById("closed");
+  document.getElementById("c-rows").replaceChildren(...closed.map(row));
+  section.hidden = !closed.length;
+  section.dataset.loaded = "1";
+}
+drawClosed().catch((error) => showError(errorBox, error));
 setInterval(() => {
   for (const t of rows.querySelectorAll("time[data-at]")) t.textContent = age(t.dataset.at);
 }, 1000);

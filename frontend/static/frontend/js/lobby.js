@@ -1,5 +1,5 @@
 // The lobby (home): live tables with a "TV" of the most interesting one, tournaments running
-// and coming, and the logged-in player's own match. Everything from GET /api/lobby (public
+// and coming, and the logged-in player's own live matches. Everything from GET /api/lobby (public
 // information only), refreshed every 15 s.
 import { L, api, fmt, h, showError } from "./api.js";
 
@@ -55,20 +55,29 @@ function tournamentItem(t) {
     h("span", { class: "help" }, ` · ${t.club} · ${t.ruleset_name} · ${count}`));
 }
 
-function renderNext(target, next) {
+function matchCard(match) {
+  return h("div", { class: match.your_turn ? "next-match mine" : "next-match", "data-your-match": match.match },
+    h("strong", {}, match.ruleset_name),
+    match.opponents.length ? h("span", {}, `${T.vs} `, ...match.opponents.flatMap((o, i) => [i ? ", " : "", playerName(o)])) : null,
+    match.tournament ? h("span", { class: "help" }, match.tournament.name) : null,
+    match.your_turn ? h("p", { class: "your-turn" }, T.your_turn) : null,
+    h("a", { class: match.your_turn ? "button primary" : "button", href: `/matches/${match.match}/`, "data-next-match": match.match }, T.play));
+}
+
+// Every live match of the player, those on their turn first (the API's order); without one,
+// the tournament where they wait for a table.
+function renderYours(target, yours, next) {
   if (!target) return;
-  if (!next) { target.replaceChildren(h("p", { class: "help" }, T.no_next)); return; }
-  if (next.kind === "waiting") {
+  if (yours && yours.length) {
+    target.replaceChildren(h("ul", { class: "lobby-yours" }, yours.map((m) => h("li", {}, matchCard(m)))));
+    return;
+  }
+  if (next && next.kind === "waiting") {
     target.replaceChildren(h("p", {}, fmt(T.waiting_in, { name: next.tournament.name }), " ",
       h("a", { href: `/tournaments/${next.tournament.id}/` }, T.open)));
     return;
   }
-  target.replaceChildren(h("div", { class: next.your_turn ? "next-match mine" : "next-match" },
-    h("strong", {}, next.ruleset_name),
-    next.opponents.length ? h("span", {}, `${T.vs} `, ...next.opponents.flatMap((o, i) => [i ? ", " : "", playerName(o)])) : null,
-    next.tournament ? h("span", { class: "help" }, next.tournament.name) : null,
-    next.your_turn ? h("p", { class: "your-turn" }, T.your_turn) : null,
-    h("a", { class: "button primary", href: `/matches/${next.match}/`, "data-next-match": next.match }, T.play)));
+  target.replaceChildren(h("p", { class: "help" }, T.no_next));
 }
 
 function render(data) {
@@ -82,7 +91,7 @@ function render(data) {
     document.getElementById(id).replaceChildren(
       ...(list.length ? list.map(tournamentItem) : [h("li", { class: "help" }, T.no_tournaments)]));
   }
-  renderNext(document.getElementById("lobby-next"), data.next);
+  renderYours(document.getElementById("lobby-next"), data.yours, data.next);
   root.dataset.loaded = "true";
 }
 

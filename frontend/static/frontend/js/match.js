@@ -13,6 +13,7 @@ import { EndScreen } from "./endscreen.js";
 import { termsPanel } from "./terms.js";
 import { T } from "./words.js";
 import { collapsibleNav } from "./nav.js";
+import { showTimeCall } from "./time-call.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -142,6 +143,7 @@ function render() {
   }
   awayLegend();
   showPause(match, table);
+  showTimeCall(match);
   dispute.update(match);
   const result = board.result(match);
   root.dataset.finished = result ? "true" : "false";

@@ -20,6 +20,10 @@ const $ = (id) => document.getElementById(id);
 const statusName = (code) => (L.statuses && L.statuses[code]) || code;
 const E = (L.evening && L.evening.console) || {};
 const POLL_MS = 5000;
+const plural = new Intl.PluralRules(document.documentElement.lang || undefined);
+const counted = (forms, n) => fmt((forms || {})[plural.select(n) === "one" ? "one" : "other"], { n });
+// Entries out of play, marked wherever the console names them (a badge with words, not a colour).
+const OUT = ["withdrawn", "no_show", "disqualified"];
 let rulesets = [];
 let current = null; // the console's view of the tournament being managed
 let poller = null;
@@ -61,10 +65,28 @@ function renderOptions() {
       h("span", { class: "help", id: `${id}-help` }, spec.help)));
   }
   if (!options.length) box.append(h("p", { class: "help" }, L.none));
+  renderTimePolicies(ruleset);
   // formats the new game cannot play are replaced
   const allowed = formatsFor(game()).map((f) => f.format);
   if (!stages.length || stages.some((s) => !allowed.includes(s.format))) setPreset("single");
   else renderStages();
+}
+
+// ---------------------------------------------------------------- rounds at time
+// The policies are the game's, from /api/rulesets, its default first and marked so.
+
+function renderTimePolicies(ruleset) {
+  const policies = (ruleset && ruleset.time_policies) || [];
+  $("c-time").hidden = !policies.length;
+  $("c-time-policy").replaceChildren(...policies.map((p) => h("option", { value: p.value, selected: p.default },
+    p.default ? fmt(E.default_choice, { name: p.label }) : p.label)));
+  showTimePolicy();
+}
+
+function showTimePolicy() {
+  const ruleset = rulesetOf($("c-ruleset").value);
+  const chosen = ((ruleset && ruleset.time_policies) || []).find((p) => p.value === $("c-time-policy").value);
+  $("c-time-policy-help").textContent = chosen ? chosen.help : "";
 }
 
 // ---------------------------------------------------------------- stages
@@ -206,10 +228,10 @@ async function loadClubs() {
   }
 }
 
-async function loadList() {
+async function loadList(fresh = null) {
   const all = await api("/api/tournaments");
   const rows = (all.results || all).filter((t) => clubsRun.includes(t.club));
-  $("t-list").replaceChildren(...(rows.length ? rows.map((t) => h("li", { "data-tournament": t.id },
+  $("t-list").replaceChildren(...(rows.length ? rows.map((t) => h("li", { "data-tournament": t.id, "data-new": t.id === fresh },
     h("a", { href: `/tournaments/${t.id}/` }, t.name),
     h("div", { class: "help" }, `${L.rulesets[t.ruleset] || t.ruleset} · ${statusName(t.status)}`),
     h("button", { type: "button", class: "small", "aria-label": fmt(L.manage, { name: t.name }), title: fmt(L.manage, { name: t.name }),
@@ -240,26 +262,80 @@ function printLinks(t, n) {
 
 /** A table of the round in play: its state, its seats (its places once finished), and
  * where to follow it: the match, the scorekeeper screen of a physical table, its disputes. */
-function tableRow(table) {
+function outBadge(status) {
+  return OUT.includes(status) ? [" ", h("span", { class: `badge status ${status}`, "data-out": status }, statusName(status))] : [];
+}
+
+function tableRow(table, manage) {
   const state = table.state || table.status;
-  const names = new Map(table.seats.map((seat) => [seat.entry, seat.name]));
+  const seatOf = new Map(table.seats.map((seat) => [seat.entry, seat]));
   const lines = [...(table.result || [])].sort((a, b) => a.placement - b.placement);
   const seats = lines.length
     ? h("ol", { class: "result" }, lines.map((line) => h("li", { "data-entry": line.entry, class: line.placement === 1 ? "winner" : "" },
-      fmt(E.place_line, { place: line.placement, name: names.get(line.entry) || "" }), line.forfeit ? ` (${E.forfeit})` : "")))
-    : h("ul", { class: "seat-list" }, table.seats.map((seat) => h("li", { "data-entry": seat.entry }, seat.name)));
+      fmt(E.place_line, { place: line.placement, name: (seatOf.get(line.entry) || {}).name || "" }), line.forfeit ? ` (${E.forfeit})` : "",
+      ...outBadge((seatOf.get(line.entry) || {}).status))))
+    : h("ul", { class: "seat-list" }, table.seats.map((seat) => h("li", { "data-entry": seat.entry, "data-status": seat.status || "" },
+      seat.name, ...outBadge(seat.status))));
   const links = [];
   if (table.match_id) links.push(h("a", { href: `/matches/${table.match_id}/`, "data-watch": table.id }, E.watch));
   if (table.scorekeeper_url) {
     links.push(h("a", { href: table.scorekeeper_url, class: "button small primary", "data-keep-score": table.id }, E.keep_score));
   }
+  // Physical or online only before the table's first move: the server refuses it later.
+  if (manage && state === "waiting" && table.status === "playing") {
+    const to = table.physical ? "online" : "physical";
+    links.push(h("button", { type: "button", class: "small quiet", "data-switch": to, "data-table-id": table.id,
+      onclick: (event) => switchTable(table, to, event.target) }, table.physical ? E.make_online : E.make_physical));
+  }
   if (state === "disputed") links.push(h("a", { href: "/disputes/", class: "disputed-link" }, `${E.see_disputes} (${table.open_disputes})`));
   return h("li", { class: `table-row state-${state}`, "data-table": table.id, "data-state": state, "data-number": table.number },
     h("div", { class: "table-head" }, h("strong", {}, fmt(L.table, { n: table.number })),
       table.physical ? h("span", { class: "badge physical" }, E.physical) : null,
+      table.decided_at_time ? h("span", { class: "badge at-time", "data-at-time": "true" }, (L.evening.clock || {}).decided_at_time) : null,
       h("span", { class: `badge state ${state}` }, (E.states || {})[state] || state)),
-    seats, h("div", { class: "table-links" }, links),
+    seats, seatLinks(table), h("div", { class: "table-links" }, links),
     h("span", { class: "error row-error", role: "alert", hidden: true }));
+}
+
+/** The director's seat links of a table's walk-ins (docs/tournaments.md, "Seat links for
+ * walk-ins"): the link and its code, whether the player took the seat, and a new link. */
+const openSeatLinks = new Set(); // tables whose links the director opened: kept open across refreshes
+function seatLinks(table) {
+  const rows = table.seat_links || [];
+  if (!rows.length) return null;
+  const waiting = rows.filter((row) => row.status !== "claimed").length;
+  const toggle = (event) => (event.target.open ? openSeatLinks.add(table.id) : openSeatLinks.delete(table.id));
+  return h("details", { class: "seat-links-box", open: openSeatLinks.has(table.id), ontoggle: toggle },
+    h("summary", {}, fmt(E.seat_links, { waiting, total: rows.length })),
+    h("ul", { class: "seat-links" }, rows.map((row) => h("li", { "data-seat-link": row.entry, "data-status": row.status },
+    h("img", { src: row.qr_url, alt: "", width: 56, height: 56, class: "seat-link-qr" }),
+    h("a", { href: row.url, target: "_blank", rel: "noopener" }, fmt(E.seat_link, { name: row.name })), " ",
+    h("span", { class: `badge ${row.status}` }, row.status === "claimed" ? E.seat_claimed : E.seat_waiting), " ",
+    h("button", { type: "button", class: "small quiet", "data-reissue": row.entry,
+      onclick: (event) => reissueLink(table, row, event.target) }, E.seat_reissue)))));
+}
+
+async function reissueLink(table, row, button) {
+  if (!window.confirm(fmt(E.seat_reissue_confirm, { name: row.name }))) return;
+  const item = button.closest(".table-row");
+  clearErrors(item);
+  try {
+    await api(`/api/tables/${table.id}/seat-links/${row.entry}/reissue`, { method: "POST" });
+    await manage(current.tournament.id);
+  } catch (e) { showAt(item.querySelector(".row-error"), e); }
+}
+
+// The name of the rule that finishes a table at time, in the page's language.
+const policyName = (code) => ((L.evening.clock || {}).policies || {})[code] || code;
+
+/** "End round at time" while the round plays and time has not been called; then when it was. */
+function renderTimeCall(data, rnd, playing) {
+  const called = rnd.time_called_at;
+  $("m-call-time-row").hidden = !(data.can.desk && playing && !called);
+  $("m-time-called").hidden = !called;
+  $("m-time-called").textContent = called ? fmt((L.evening.clock || {}).time_called_at,
+    { time: new Date(called).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }), policy: policyName(rnd.time_policy) }) : "";
+  $("m-round").dataset.timeCalled = called ? "true" : "false";
 }
 
 function renderRound(data) {
@@ -272,13 +348,15 @@ function renderRound(data) {
   $("m-round").dataset.round = rnd.number;
   $("m-round").dataset.status = rnd.status;
   $("clock-controls").hidden = !(data.can.desk && playing);
+  renderTimeCall(data, rnd, playing);
   clock.set(rnd.clock);
   showClockControls(rnd.clock);
   const done = rnd.tables.filter((x) => x.status === "finished").length;
   $("m-round-progress").textContent = fmt(E.tables_done, { done, all: rnd.tables.length });
-  $("m-tables").replaceChildren(...rnd.tables.map(tableRow));
+  $("m-tables").replaceChildren(...rnd.tables.map((table) => tableRow(table, data.can.manage && playing)));
   $("m-byes").hidden = !rnd.byes.length;
-  $("m-byes").textContent = fmt(E.byes, { names: rnd.byes.map((b) => b.name).join(", ") });
+  const byes = rnd.byes.flatMap((b, i) => [i ? ", " : "", h("span", { "data-entry": b.entry }, b.name, ...outBadge(b.status))]);
+  $("m-byes").replaceChildren(...fmtParts(E.byes, "names", byes));
   $("m-print").replaceChildren(h("span", {}, fmt(E.print, { n: rnd.number })), " ", ...printLinks(t, rnd.number));
 }
 
@@ -305,6 +383,10 @@ function render(data) {
   $("m-club-link").hidden = !data.can.manage;
   $("m-club-link").href = `/clubs/${t.club}/manage/`;
   $("m-registration").hidden = !(t.status === "registration" && data.can.manage);
+  // Before the deadline the start closes check-in too, in one step (the server says whether it is open).
+  $("m-start").textContent = t.checkin_open ? E.close_and_start : E.start;
+  $("m-start").dataset.closesCheckin = t.checkin_open ? "1" : "";
+  $("m-start-help").textContent = t.checkin_open ? E.close_and_start_help : E.start_help;
   renderRound(data);
   $("m-finished").hidden = t.status !== "finished";
   $("m-finished").replaceChildren(E.finished_note, " ", h("a", { href: `/tournaments/${t.id}/` }, E.final_ranking));
@@ -346,21 +428,61 @@ async function refresh() {
   }
 }
 
-async function clockAction(action, minutes) {
+// `template` with `%(key)s` replaced by nodes (a list of names with their badges).
+function fmtParts(template, key, nodes) {
+  const [before, after = ""] = String(template || "").split(`%(${key})s`);
+  return [before, ...nodes, after];
+}
+
+async function switchTable(table, to, button) {
+  const row = button.closest(".table-row");
+  clearErrors(row);
+  button.disabled = true;
+  try {
+    await api(`/api/tables/${table.id}/${to}`, { method: "POST" });
+    await manage(current.tournament.id); // the scorekeeper's link appears at once
+  } catch (e) {
+    button.disabled = false;
+    showAt(row.querySelector(".row-error"), e);
+  }
+}
+
+async function clockAction(action, minutes, confirmed = false) {
   clearErrors($("clock-controls"));
   const body = { action };
   if (minutes !== undefined) body.minutes = minutes;
+  if (confirmed) body.confirm = true;
   try {
     const view = await api(`/api/rounds/${current.round.id}/clock`, { method: "POST", body });
     current.round.clock = view;
     clock.set(view);
     showClockControls(view);
-  } catch (e) { showAt($("clock-error"), e); }
+  } catch (e) {
+    // Walk-ins have not taken their seats yet: the director confirms starting anyway.
+    if (e.code === "unclaimed-guest-seats" && !confirmed && window.confirm(e.message)) {
+      await clockAction(action, minutes, true);
+      return;
+    }
+    showAt($("clock-error"), e);
+  }
 }
 
 // ---------------------------------------------------------------- forms
 
+/** After a create the form starts again from its defaults, so the next tournament cannot
+ * inherit the last one's name, options, stages or rounds-at-time choices by accident. The
+ * controls built from the ruleset (options, time policies, stages) are rebuilt, not reset. */
+function resetCreateForm() {
+  const form = $("create-form");
+  form.reset();
+  stages = [];
+  renderOptions();
+  showScale();
+  form.querySelector("input, select, textarea").focus({ preventScroll: true });
+}
+
 $("c-ruleset").addEventListener("change", renderOptions);
+$("c-time-policy").addEventListener("change", showTimePolicy);
 $("c-scale").addEventListener("change", showScale);
 showScale();
 $("add-stage").addEventListener("click", () => {
@@ -385,18 +507,30 @@ $("create-form").addEventListener("submit", async (event) => {
   if (Object.keys(standings).length) body.standings = standings;
   if ($("c-checkin").value) body.checkin_deadline = new Date($("c-checkin").value).toISOString();
   if ($("c-physical").checked) body.physical = true; // only when asked: the field is the physical tables' own
+  const policy = (chosen().time_policies || []).find((p) => p.value === $("c-time-policy").value);
+  if (policy && !policy.default) body.time_policy = policy.value; // none: the game's default
+  if ($("c-call-time").checked) body.call_time_automatically = true;
+  let t;
   try {
-    const t = await api("/api/tournaments", { method: "POST", body });
-    ok(L.created);
-    await loadList();
-    await manage(t.id, true);
+    t = await api("/api/tournaments", { method: "POST", body });
   } catch (e) {
     showInForm(form, e, $("c-error"), { "name-missing": "c-name", "ruleset-unknown": "c-ruleset",
       "turn-seconds-invalid": "c-turn", "appeal-minutes-invalid": "c-appeal", "fixed-invalid": "c-fixed",
-      "bye-points-invalid": "c-bye", "scale-unavailable": "c-scale", "options-invalid": "c-options",
+      "bye-points-invalid": "c-bye", "scale-unavailable": "c-scale", "options-invalid": "c-options", "time-policy-invalid": "c-time-policy",
       "stage-format": "stage-list", "stage-param-invalid": "stage-list", "stage-groups": "stage-list",
       "advancement-missing": "stage-list", "stages-missing": "stage-list", "forbidden": "c-club" });
+    return;
   }
+  resetCreateForm();
+  ok(fmt(L.created, { name: t.name }));
+  try {
+    await loadList(t.id);
+    await manage(t.id);
+  } catch (e) { fail(e); }
+  // The console of the new tournament is what comes next (its entries), so the view goes
+  // there with the announcement above it; the focus waits in the emptied form without
+  // pulling the view back down to it.
+  message.scrollIntoView({ block: "start" });
 });
 $("entry-form").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -421,12 +555,24 @@ $("entry-form").addEventListener("submit", async (event) => {
 });
 $("m-start").addEventListener("click", async () => {
   clearErrors($("m-start-row"));
+  const closing = Boolean(current.tournament.checkin_open);
+  if (closing && !window.confirm(counted(E.close_and_start_confirm, current.counts.registered))) return;
   try {
-    await api(`/api/tournaments/${current.tournament.id}/start`, { method: "POST", body: {} });
+    await api(`/api/tournaments/${current.tournament.id}/start`, { method: "POST", body: closing ? { close_check_in: true } : {} });
     ok(L.started);
     await manage(current.tournament.id);
     await loadList();
   } catch (e) { showAt($("m-start-error"), e); }
+});
+$("m-call-time").addEventListener("click", async () => {
+  clearErrors($("m-call-time-row"));
+  const rnd = current.round;
+  const words = fmt((L.evening.clock || {}).call_time_confirm, { n: rnd.number, policy: policyName(rnd.time_policy) });
+  if (!window.confirm(words)) return;
+  try {
+    await api(`/api/rounds/${rnd.id}/call-time`, { method: "POST" });
+    await manage(current.tournament.id);
+  } catch (e) { showAt($("m-call-time-error"), e); }
 });
 $("clock-start").addEventListener("click", () => clockAction("start", Number($("clock-minutes").value)));
 $("clock-pause").addEventListener("click", () => clockAction("pause"));

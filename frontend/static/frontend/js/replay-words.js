@@ -81,6 +81,11 @@ export function words(frame) {
       return fmt(w[frame.t], { ...d, box: boxName(d.box) });
     case "match_ended": return matchEnded(d);
     case "dice_changed": return fmt(w.dice_changed, { ...d, delta: d.delta > 0 ? `+${d.delta}` : d.delta });
+    case "time_called": return fmt(w.time_called, { policy: (R().policies || {})[d.policy] || d.policy });
+    case "decided_at_time": return fmt(w.decided_at_time,
+      { standing: pairs(d.standing).map(([name, held]) => `${name} ${dice(held)}`).join(", ") });
+    case "players_set_aside": return fmt(w.players_set_aside,
+      { players: pairs(d.players).map(([name, held]) => `${name} (${dice(held)})`).join(", "), starter: d.next_starter });
     case "result_awarded": return fmt(w.result_awarded, { reason: d.reason,
       placements: pairs(d.placements).map(([name, place]) => `${place}. ${name}`).join(", ") });
     default: return w[frame.t] ? fmt(w[frame.t], d) : w.other;

@@ -143,6 +143,15 @@ function download(match) {
   $("r-download").setAttribute("download", `${name}.json`);
 }
 
+/** A match decided at time (docs/rules.md §9.1) says so beside the title: the bidding games'
+ * decision event, or Alalay's end with the reason "at-time". */
+function atTimeMark() {
+  const decided = events.some((f) => f.t === "decided_at_time" || (f.t === "match_ended" && f.d && f.d.reason === "at-time"));
+  const title = section.querySelector("h1");
+  if (!decided || !title || title.querySelector("[data-at-time]")) return;
+  title.append(" ", h("span", { class: "badge at-time", "data-at-time": "true" }, R.decided_at_time));
+}
+
 async function load() {
   let after = 0;
   const match = api(`/api/matches/${matchId}`);
@@ -154,6 +163,7 @@ async function load() {
   }
   groups = grouping(markReplays(events));
   buildMoves();
+  atTimeMark();
   const m = await match;
   glossary(m.traits.terms);
   download(m);

@@ -50,7 +50,8 @@ export class TableDispute {
   /** Each new state of the match: only seated players may file; the pause banner. */
   update(match) {
     this.match = match;
-    const seated = match.viewer.kind === "player";
+    // A walk-in playing from its seat link has no account to file with.
+    const seated = match.viewer.kind === "player" && !("noAccount" in this.box.dataset);
     this.box.hidden = !seated;
     if (seated && !this.loaded) this.load();
     if (!this.form.hidden) this.fillWhere();

@@ -15,9 +15,17 @@ const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined
 const figure = (x) => (x === null || x === undefined ? "" : numbers.format(x));
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
+// A stage left unnamed is stored under its format's code ("final_table") or the default
+// stage's ("swiss", "alalay"): it shows as its format's name, in the page's language.
+const DEFAULT_STAGE_NAMES = new Set(["swiss", "alalay"]);
+function stageName(s) {
+  const generic = !s.name || s.name === s.format || DEFAULT_STAGE_NAMES.has(s.name);
+  return generic ? (L.formats || {})[s.format] || s.name || s.format : s.name;
+}
+
 function facts(t) {
   const dl = document.getElementById("t-facts");
-  const stages = (t.stage_plan || []).map((s) => s.name || (L.formats || {})[s.format] || s.format).join(" → ");
+  const stages = (t.stage_plan || []).map(stageName).join(" → ");
   const rows = [[L.status, statusName(t.status)], [L.ruleset, (L.rulesets || {})[t.ruleset] || t.ruleset],
     [L.format, stages], [L.turn_time, `${t.turn_seconds} s`]];
   dl.replaceChildren(...rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", { "data-fact": k }, String(v ?? ""))]));
@@ -30,7 +38,7 @@ function standings(data) {
   const rows = data.standings || [];
   const grouped = new Set(rows.map((r) => r.group)).size > 1;
   const stage = data.stage;
-  document.getElementById("t-stage").textContent = stage ? `· ${stage.name || fmt(L.stage_n, { n: stage.number })}` : "";
+  document.getElementById("t-stage").textContent = stage ? `· ${stageName(stage) || fmt(L.stage_n, { n: stage.number })}` : "";
   const head = h("tr", {}, h("th", {}, L.place), h("th", {}, L.entry), grouped ? h("th", {}, L.group) : null,
     h("th", {}, L.played), h("th", {}, L.points), tiebreaks.map((c) => h("th", {}, capital(criterion(c)))));
   // The tie an entry won is said under its name (a column of sentences would push the
@@ -103,8 +111,12 @@ function tableCard(round, table) {
   const keep = table.scorekeeper_url && table.status !== "finished"
     ? h("a", { href: table.scorekeeper_url, class: "keep-score", "data-keep-score": table.id }, (L.sk || {}).keep_score)
     : null;
+  // A table decided at time (docs/rules.md §9.1) says so in words, beside its result.
+  const atTime = table.decided_at_time
+    ? h("span", { class: "badge at-time", "data-at-time": "true" }, ((L.evening || {}).clock || {}).decided_at_time)
+    : null;
   return h("li", { class: `table-card${live ? " live" : ""}`, "data-table": table.id, "data-status": table.status },
-    h("div", { class: "table-head" }, head, h("span", { class: `badge ${live ? "live" : table.status}` }, state)), body, keep);
+    h("div", { class: "table-head" }, head, atTime, h("span", { class: `badge ${live ? "live" : table.status}` }, state)), body, keep);
 }
 
 // The rounds as columns of table cards, in HTML (readable at any size, links named).
