@@ -1,6 +1,6 @@
 """What one notice costs the sending process: the CPU time of channels-redis's `group_send`
-(the path every match notice takes, cacho.services.notices) to an empty group and to a
-group with one member, as the live servers configure the layer.
+(the path every match notice takes, cacho.services.notices): the list layer's to an empty
+group and to a group with one member, and the pub/sub layer's (the servers' default).
 
     REDIS_URL=redis://127.0.0.1:6379/15 .venv/bin/python bench/notice.py [--sends 2000]
 
@@ -68,7 +68,23 @@ async def run(url: str, count: int) -> list[str]:
         client = redis.Redis.from_url(url)
         for key in client.scan_iter(f"{prefix}*"):
             client.delete(key)
-    return lines
+    return lines + await run_pubsub(url, count)
+
+
+async def run_pubsub(url: str, count: int) -> list[str]:
+    """The pub/sub layer (CACHO_REDIS_LAYER=pubsub, the default): a send is one PUBLISH,
+    whatever the subscribers (Redis fans it out), so one figure."""
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    layer = RedisPubSubChannelLayer(
+        hosts=[{"address": url, "socket_timeout": None}], prefix=f"cachobench{uuid.uuid4().hex[:8]}"
+    )
+    try:
+        await _sends(layer, "warm", 100)
+        cpu, wall = await _sends(layer, "any", count)
+    finally:
+        await layer.flush()
+    return [f"pub/sub layer, group_send: {cpu * 1000:.2f} ms CPU, {wall * 1000:.2f} ms wall per send"]
 
 
 def main() -> int:

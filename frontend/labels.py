@@ -497,6 +497,9 @@ def tournament_page_labels() -> dict[str, Any]:
         "dice_left_many": _("%(n)s dice left"),
         "points_n": _("%(n)s points"),
         "waiting": _("Waiting for the players"),
+        # the standings: an entry some of whose tables time decided (docs/rules.md §9.1)
+        "standing_at_time": pgettext("standings", "decided at time"),
+        "standing_at_time_title": _("Time decided %(n)s of this entry's tables."),
     }
 
 
@@ -862,7 +865,13 @@ def scorekeeper_labels() -> dict[str, Any]:
             "salpicon": _("%(by)s denied %(against)s's salpicón"),
             "restart": _("%(by)s left the table"),
             "ruling": _("a referee's ruling"),
+            "at-time": _("The dice held at time"),
         },
+        "state_at_time": _("Time is called: the round under way"),
+        "state_at_time_help": _(
+            "Enter its outcome above, or the dice each player holds now that it has ended."
+        ),
+        "state_at_time_send": _("Enter the dice held at time"),
         "change": _("%(name)s %(delta)s"),
         "winner": _("Winner: %(name)s"),
         "total": _("Total"),
@@ -881,6 +890,11 @@ def scorekeeper_labels() -> dict[str, Any]:
         # The refusals met most at a physical table, in the rule's words (by the engine's code).
         "rules": {
             "outcome-loser": _("The loser is the caller or the player answered."),
+            "state-at-time-impossible": _(
+                "No outcome of the round leaves these dice: one player a die fewer, a calza's "
+                "caller a die more or its penalty fewer, or the dice as they are."
+            ),
+            "state-at-time-players": _("Give the dice of every player holding dice, and only theirs."),
             "outcome-wrong-target": _("A call answers the player before the caller in this direction."),
             "calza-with-five-dice": _("Calza needs fewer than 5 dice."),
             "calza-disabled": _("Calzo is off: fewer dice than the threshold are left."),

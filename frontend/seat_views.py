@@ -57,6 +57,9 @@ def seat_link(request: HttpRequest, token: str) -> HttpResponse:
     table = link.table
     if link.status == link.CLAIMED and _held_here(request, link.pk):
         return redirect("frontend:match", match_id=str(table.match_id))  # this phone's own seat, again
+    if link.status == link.ACTIVE and table.match_id and seat_links.holds_entry(request.session, link):
+        # the phone that took the entry's earlier link plays it here already
+        return redirect("frontend:match", match_id=str(table.match_id))
     try:
         if request.method == "POST":
             claimed = seat_links.claim(token, request.session)

@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Q
 
 from tournaments.models import Entry, Table
+from tournaments.services.seat_links import session_entries
 from tournaments.services.standings import standing_rows
 
 TOP_ROWS = 5  # the end screen's standings: the leaders, then the viewer's own rows
@@ -28,13 +29,14 @@ def table_of(match_id: str) -> Table | None:
     return Table.objects.select_related("round__tournament", "round__stage").filter(match_id=key).first()
 
 
-def next_match(table: Table, user: Any) -> str | None:
+def next_match(table: Table, user: Any, session: Any = None) -> str | None:
     """The viewer's next match in the same tournament: the first table, after this one, still
-    being played, that seats one of the viewer's entries (theirs, or one they are a member of)."""
-    if not getattr(user, "is_authenticated", False):
+    being played, that seats one of the viewer's entries (theirs, one they are a member of,
+    or the walk-in entry their browser's seat link follows)."""
+    mine = _mine(table, user, session)
+    if not mine:
         return None
     tournament = table.round.tournament
-    mine = Entry.objects.filter(tournament=tournament).filter(Q(user=user) | Q(members__user=user))
     following = (
         Table.objects.filter(round__tournament=tournament, status=Table.PLAYING, seats__entry__in=mine)
         .exclude(pk=table.pk)
@@ -53,21 +55,22 @@ def placements(table: Table) -> list[dict[str, Any]]:
     return sorted(out, key=lambda row: row["placement"])
 
 
-def _mine(table: Table, user: Any) -> set[int]:
+def _mine(table: Table, user: Any, session: Any = None) -> set[int]:
+    walk_in = session_entries(session, table.round.tournament_id) if session is not None else set()
     if not getattr(user, "is_authenticated", False):
-        return set()
+        return walk_in
     mine = Entry.objects.filter(tournament_id=table.round.tournament_id).filter(
         Q(user=user) | Q(members__user=user)
     )
-    return set(mine.values_list("pk", flat=True))
+    return set(mine.values_list("pk", flat=True)) | walk_in
 
 
-def standings_near(table: Table, user: Any) -> dict[str, Any]:
+def standings_near(table: Table, user: Any, session: Any = None) -> dict[str, Any]:
     """The table's stage standings as the end screen shows them: the first `TOP_ROWS` rows,
     then the viewer's own entries' rows further down (`mine`), and how many rows in all."""
     stage = table.round.stage
     rows = standing_rows(table.round.tournament, stage.number)
-    mine = _mine(table, user)
+    mine = _mine(table, user, session)
     shown = [
         {
             "position": position,  # 0 for the first row (a gap before a row further down)
@@ -84,18 +87,20 @@ def standings_near(table: Table, user: Any) -> dict[str, Any]:
     return {"stage": {"number": stage.number, "name": stage.name}, "rows": shown, "count": len(rows)}
 
 
-def links(match_id: str, user: Any) -> dict[str, Any]:
+def links(match_id: str, user: Any, session: Any = None) -> dict[str, Any]:
     table = table_of(match_id)
     if table is None:
         return {"tournament": None}
     tournament = table.round.tournament
+    seated = table.seats.filter(entry__in=_mine(table, user, session)).exists()
     return {
         "tournament": {"id": tournament.pk, "name": tournament.name, "status": tournament.status},
+        "seated": seated,  # the viewer plays at this table (so has a next one to wait for)
         "round": table.round.number,
         "table": table.number,
         "table_status": table.status,
-        "next_match": next_match(table, user),
+        "next_match": next_match(table, user, session),
         "placements": placements(table) if table.status == Table.FINISHED else [],
         # once the table's result is in: the standings it changed
-        "standings": standings_near(table, user) if table.status == Table.FINISHED else None,
+        "standings": standings_near(table, user, session) if table.status == Table.FINISHED else None,
     }

@@ -367,7 +367,19 @@ class BiddingGame(_EngineGame):
     def parse_entry(self, state: State, payload: Mapping[str, Any]) -> Command:
         if not self.is_physical(state):
             raise _not_physical()
-        kinds = ("dice", "outcome", "bid", "dudo", "calza", "paso", "salpicon", "deny", "abandon", "undo")
+        kinds = (
+            "dice",
+            "outcome",
+            "state-at-time",
+            "bid",
+            "dudo",
+            "calza",
+            "paso",
+            "salpicon",
+            "deny",
+            "abandon",
+            "undo",
+        )
         kind = _command_type(payload, kinds)
         players: tuple[str, ...] = state.config.players
         if kind == "undo":
@@ -387,6 +399,14 @@ class BiddingGame(_EngineGame):
         direction = payload.get("direction")
         if direction is not None and direction not in ("cw", "ccw"):
             raise RuleError("invalid-field", "direction must be 'cw' or 'ccw'")
+        if kind == "state-at-time":
+            _fields(payload, ("dice",), ("direction",))
+            held = payload["dice"]
+            if not isinstance(held, Mapping) or not all(
+                isinstance(name, str) and _is_int(count) for name, count in held.items()
+            ):
+                raise RuleError("invalid-field", "dice maps each player to the number of dice they hold")
+            return bidding.StateAtTime(tuple(held.items()), direction=direction)
         if kind == "outcome":
             _fields(payload, ("call", "by"), ("loser", "exact", "against", "direction"))
             call = _str_field(payload, "call")

@@ -30,7 +30,7 @@ PARAMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "disqualify": (("seat",), ()),
     "reopen": ((), ("round", "turn")),
     # a director's decision, judged like a referee's (docs/rules.md §9.1)
-    "call-time": ((), ("policy",)),
+    "call-time": ((), ("policy", "round_under_way")),
 }
 KINDS = tuple(PARAMS)
 # Rulings that can change who won or how the seats placed.
@@ -91,6 +91,10 @@ def _checked(name: str, value: Any) -> Any:
     if name in ("player", "seat", "box", "policy"):
         if not isinstance(value, str):
             raise RuleError("ruling-field-invalid", f"{name} must be a name")
+        return value
+    if name == "round_under_way":
+        if not isinstance(value, bool):
+            raise RuleError("ruling-field-invalid", "round_under_way must be true or false")
         return value
     if name == "scratch":
         if value is not True:

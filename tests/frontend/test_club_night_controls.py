@@ -198,6 +198,11 @@ def test_the_director_ends_a_round_at_time_and_every_table_says_so(open_page: An
     assert said and said[0].startswith("End round 1 at time?") and "Dice left" in said[0]
     expect(console.locator("#m-call-time")).to_be_hidden()
     expect(console.locator("#m-time-called")).to_contain_text("finish as the rule says (Dice left)")
+    # the clock gives way to the call: it is not "not started", and it is not started now
+    expect(console.locator("#m-time-called")).to_contain_text("Time called at")
+    expect(console.locator("#clock-display")).to_be_hidden()
+    expect(console.locator("#clock-start")).to_be_hidden()
+    assert "has not been started" not in console.inner_text("#m-round")
     assert "time-called" in _kinds(tournament)
 
     # the banner reaches every table of the round live, with no reload
@@ -224,6 +229,14 @@ def test_the_director_ends_a_round_at_time_and_every_table_says_so(open_page: An
     page.wait_for_selector("#tournament[data-loaded]")
     card = page.locator(f"li.table-card[data-table='{first.pk}']")
     expect(card.locator("[data-at-time]")).to_have_text("decided at time")
+    # and so do the standings, beside the names of the table's players
+    for seat in first.seats.all():
+        row = page.locator(f"#t-standings tr[data-entry='{seat.entry_id}']")
+        expect(row.locator("[data-at-time]")).to_have_text("decided at time")
+    expect(page.locator("#t-standings [data-at-time]")).to_have_count(first.seats.count())
+    spanish = open_page(f"/tournaments/{tournament.pk}/", None, locale="es", viewport=PHONE)
+    spanish.wait_for_selector("#tournament[data-loaded]")
+    expect(spanish.locator("#t-standings [data-at-time]").first).to_have_text("mesa decidida por tiempo")
     replay = open_page(f"/matches/{first.match_id}/replay", None, watch=True, viewport=DESKTOP)
     replay.wait_for_selector("#replay[data-loaded]")
     expect(replay.locator("h1 [data-at-time]")).to_have_text("decided at time")

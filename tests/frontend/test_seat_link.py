@@ -1,6 +1,7 @@
 """A walk-in plays its seat from its seat link on a phone (390×844): it opens the link,
 takes the seat, sees its own dice (and no one else's) and makes a bid; a second phone
-opening the same link is told it was used."""
+opening the same link is told it was used. Once the match ends and the next round is drawn,
+the end screen leads the phone to its next table, where it plays with no new link."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from cacho.services import matches as match_service
 from tests.frontend.conftest import shot
 from tests.test_foundation.helpers import Server
 from tournaments.models import Table
 from tournaments.services import create_club, create_tournament, register, seat_links, start_tournament
+from tournaments.services.lifecycle import advance
+from tournaments.services.results import record_match
 
 pytestmark = [pytest.mark.slow]
 
@@ -22,7 +26,7 @@ PHONE = {"width": 390, "height": 844}
 def test_a_walk_in_opens_its_seat_link_sees_its_dice_and_bids(open_page: Any, server: Server) -> None:
     organiser = get_user_model().objects.create(username="directora")
     club = create_club("Club", "club", organiser)
-    stages = [{"name": "swiss", "format": "swiss", "params": {"rounds": 1, "table_size": 2}}]
+    stages = [{"name": "swiss", "format": "swiss", "params": {"rounds": 2, "table_size": 2}}]
     tournament = create_tournament(club.pk, organiser, name="Jueves", ruleset="dudo", stages=stages)
     for name in ("Walk-in Ana", "Walk-in Beto"):
         register(tournament.pk, organiser, name=name)
@@ -60,6 +64,20 @@ def test_a_walk_in_opens_its_seat_link_sees_its_dice_and_bids(open_page: Any, se
     watcher = open_page(f"/matches/{table.match_id}/", viewport=PHONE)
     watcher.wait_for_selector("#match[data-version]")
     assert watcher.locator("svg.die").count() == 0
+
+    # Beto leaves: the match ends, round 2 is drawn (no worker here: the test records it), and
+    # the phone's end screen, still open, leads it to its next table, where it plays.
+    match_service.submit(table.match_id, other.name, {"type": "abandon"}, "walk-in-beto-leaves")
+    record_match(table.match_id)
+    advance(tournament.pk)
+    following = Table.objects.get(round__tournament=tournament, round__number=2)
+    phone.wait_for_selector("#end-next", timeout=20_000)
+    assert phone.get_attribute("#end-next", "href") == f"/matches/{following.match_id}/"
+    phone.click("#end-next")
+    phone.wait_for_url(f"**/matches/{following.match_id}/")
+    phone.wait_for_selector("#match[data-version]")
+    assert phone.locator(f'svg.die[data-owner="{opener.name}"]').count() == 5
+    assert phone.locator(f'[data-owner="{other.name}"], [data-owner^="revealed:"]').count() == 0
 
 
 def test_the_console_lists_the_seat_links_and_issues_a_new_one(open_page: Any, server: Server) -> None:

@@ -69,10 +69,13 @@ def test_a_bidding_table_plays_its_round_under_way_then_dice_left_decides_it(mak
     assert sorted(row["decided_at_time"] for row in standings["standings"]) == [1, 1, 1]
 
 
-def test_a_bidding_table_called_between_entered_rounds_ends_on_the_sheet_as_it_is(make_user: Any) -> None:
-    night = evening(make_user)
-    table, keeper = night["table"], client(night["keeper"])
-    choice = next(o for o in sheet(keeper, table)["options"]["outcomes"] if o["call"] == "dudo")
+def enter_first_dudo(keeper: Any, table: Table) -> dict[str, Any]:
+    """The scorekeeper enters a round by its outcome: a dudo whose caller loses the die."""
+    choice = next(
+        o
+        for o in sheet(keeper, table)["options"]["outcomes"]
+        if o["call"] == "dudo" and o["loser"] == o["by"]
+    )
     entered = post_entry(
         keeper,
         table,
@@ -83,11 +86,59 @@ def test_a_bidding_table_called_between_entered_rounds_ends_on_the_sheet_as_it_i
         direction=choice["direction"],
     )
     assert entered.status_code == 201, entered.content
+    return dict(choice)
+
+
+def test_a_table_entered_by_outcomes_waits_for_the_round_under_way(make_user: Any) -> None:
+    night = evening(make_user)
+    table, keeper = night["table"], client(night["keeper"])
+    enter_first_dudo(keeper, table)
     call_time(night, table)
+    current = sheet(keeper, table)
+    # the engine sees no round between two entries, yet the table is playing one (T-1)
+    assert not current["over"] and current["match"]["state"]["time_called"]["decided_at_time"] is False
+    assert current["options"]["state_at_time"] == current["options"]["dice"]
+    enter_first_dudo(keeper, table)  # the round under way, by its outcome: dice-left decides
     current = sheet(keeper, table)
     assert current["over"] and current["match"]["state"]["time_called"]["decided_at_time"] is True
     refused = post_entry(keeper, table, type="dice", dice={"Ana": [1] * 5})
     assert refused.status_code == 400 and refused.json()["code"] == "match-over"
+
+
+def test_the_state_at_time_decides_a_table_entered_by_outcomes(make_user: Any) -> None:
+    night = evening(make_user)
+    table, keeper = night["table"], client(night["keeper"])
+    first = enter_first_dudo(keeper, table)
+    call_time(night, table)
+    held = dict(sheet(keeper, table)["options"]["state_at_time"])
+    other = next(name for name in held if name != first["by"])
+    held[other] -= 1  # the round under way ended with a die lost by another player
+    entered = post_entry(keeper, table, type="state-at-time", dice=held)
+    assert entered.status_code == 201, entered.content
+    current = entered.json()
+    assert current["over"] and current["match"]["state"]["time_called"]["decided_at_time"] is True
+    assert current["record"]["rounds"][-1]["outcome"] == {"at_time": held}
+    confirm_all(keeper, table, current)
+    table.refresh_from_db()
+    assert table.status == Table.FINISHED and all(line["at_time"] for line in table.result)
+    places = {line["dice_left"]: line["placement"] for line in table.result}
+    assert places == {5: 1, 4: 2}  # the two players on 4 dice share the second place
+
+
+def test_a_state_at_time_no_round_could_leave_is_refused_and_nothing_stored(make_user: Any) -> None:
+    night = evening(make_user)
+    table, keeper = night["table"], client(night["keeper"])
+    enter_first_dudo(keeper, table)
+    early = post_entry(keeper, table, type="state-at-time", dice={"Ana": 5, "Beto": 5, "Caro": 5})
+    assert early.status_code == 400 and early.json()["code"] == "time-no-round-owed"
+    call_time(night, table)
+    before = sheet(keeper, table)
+    held = {name: count - 1 for name, count in before["options"]["state_at_time"].items()}
+    refused = post_entry(keeper, table, type="state-at-time", dice=held)  # everyone a die fewer
+    assert refused.status_code == 400
+    assert set(refused.json()) >= {"code", "message"} and refused.json()["code"] == "state-at-time-impossible"
+    after = sheet(keeper, table)
+    assert after["version"] == before["version"] and not after["over"]
 
 
 def test_an_alalay_table_finishes_the_turn_under_way_then_ends_with_its_sheet_as_it_stands(

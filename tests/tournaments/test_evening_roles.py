@@ -34,7 +34,7 @@ from tournaments.services import (
 from tournaments.services.desk import disqualify
 from tournaments.services.members import add_member as invite
 
-pytestmark = [pytest.mark.django_db, pytest.mark.sqlite_too]
+pytestmark = pytest.mark.django_db
 
 ROLES = ("organiser", "referee", "scorekeeper", "player", "anonymous")
 SWISS = [{"name": "swiss", "format": "swiss", "params": {"rounds": 3, "table_size": 4}}]
@@ -369,6 +369,7 @@ def test_only_the_roles_that_may_act_do(world: World, case: Case) -> None:
         assert (stored() != before) == case.writes, f"{role}: stored {case.writes}"
 
 
+@pytest.mark.sqlite_too  # the role matrix above, 27 evenings of one logic, stays on PostgreSQL
 def test_the_console_says_what_each_role_may_do(world: World) -> None:
     tournament = world.tournament(started=True)
     expected = {

@@ -50,7 +50,6 @@ def test_hashes_made_before_the_shared_primitive_recompute_the_same() -> None:
 
 
 @pytest.mark.django_db
-@pytest.mark.sqlite_too
 def test_a_stored_log_verifies_link_by_link(make_user: Any) -> None:
     club, owner = club_with_organiser(make_user)
     stages = [{"name": "swiss", "format": "swiss", "params": {"rounds": 1, "table_size": 3}}]

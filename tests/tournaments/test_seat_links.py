@@ -2,7 +2,8 @@
 a single-use link (docs/tournaments.md, "Seat links for walk-ins"). Issued with the
 director's view of the round, claimed by a browser (its session then plays that seat and
 only it), refused when reused, revoked, unknown or held by an account, re-issued by the
-director; starting the round's clock with seats still waiting warns first."""
+director; starting the round's clock with seats still waiting warns first; the browser
+follows its entry to the entry's later tables until the director re-issues its link."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ import pytest
 from django.test import Client
 
 from cacho.limits import clear as clear_limits
+from cacho.models import Seat
 from cacho.services import matches as match_service
-from tests.tournaments.helpers import club_with_organiser
+from tests.tournaments.helpers import club_with_organiser, finish_round
 from tournaments.models import Round, SeatLink, Table, TournamentEvent
 from tournaments.services import create_tournament, register, start_tournament
 from tournaments.services.desk import claim_entry
@@ -282,3 +284,70 @@ def test_a_tournament_guests_seat_is_not_taken_through_the_match_api(make_user: 
     answer = intruder.post(f"/api/matches/{table.match_id}/seats/{seat}")
     assert answer.status_code == 409 and answer.json()["code"] == "seat-assigned"
     assert _claim(Client(), _token(links[0]["url"])).status_code == 200
+
+
+def test_a_walk_in_follows_its_entry_to_its_next_table_until_the_director_reissues(make_user: Any) -> None:
+    tournament, owner = _evening(make_user)
+    director = _director(owner)
+    link = _links(director, tournament)[0]
+    entry = link["entry"]
+    first = Table.objects.get(round__tournament=tournament, seats__entry_id=entry)
+    phone = Client()
+    assert _claim(phone, _token(link["url"])).status_code == 200
+    # Before the next round is drawn, the walk-in has no next table.
+    assert phone.get(f"/api/matches/{first.match_id}/tournament").json()["next_match"] is None
+    finish_round(tournament)
+    table = Table.objects.get(round__number=2, round__tournament=tournament, seats__entry_id=entry)
+    seat = table.seats.get(entry_id=entry).match_seat
+    name = Seat.objects.get(match_id=table.match_id, index=seat).name
+    # The same phone plays the entry's seat at its round-2 table, with no new link: its own
+    # dice, no one else's.
+    detail = phone.get(f"/api/matches/{table.match_id}").json()
+    assert detail["viewer"] == {"kind": "player", "player": name}
+    assert set(detail["state"]["round"]["dice"]) == {name}
+    assert _viewer(Client(), str(table.match_id))["kind"] == "spectator"
+    other = Table.objects.filter(round__number=2, round__tournament=tournament).exclude(pk=table.pk).first()
+    assert _viewer(phone, str(other.match_id))["kind"] == "spectator"
+    # The end screen of its round-1 table leads it there, and shows its own standings row.
+    place = phone.get(f"/api/matches/{first.match_id}/tournament").json()
+    assert place["next_match"] == str(table.match_id) and place["seated"] is True
+    assert [row["entry"] for row in place["standings"]["rows"] if row["mine"]] == [entry]
+    assert Client().get(f"/api/matches/{first.match_id}/tournament").json()["next_match"] is None
+    # The console shows the entry's round-2 seat as claimed; it waits for no one.
+    rows = {row["entry"]: row for row in _links(director, tournament)}
+    assert rows[entry]["status"] == "claimed"
+    assert [r["status"] for e, r in rows.items() if e != entry] == ["waiting"] * 3
+    public = _console(Client(), tournament)["round"]["tables"]
+    assert entry not in [e for t in public for e in t["waiting_for"]]
+    # Its round-2 link sends this phone to its table, and seats no one else.
+    round_two = _token(rows[entry]["url"])
+    again = phone.get(f"/seat/{round_two}/")
+    assert again.status_code == 302 and again["Location"] == f"/matches/{table.match_id}/"
+    version = tournament.events.count()
+    stranger = Client()
+    answer = _claim(stranger, round_two)
+    assert answer.status_code == 409 and answer.json()["code"] == "seat-link-used"
+    assert tournament.events.count() == version
+    assert _viewer(stranger, str(table.match_id))["kind"] == "spectator"
+    # The director re-issues the round-2 link: the phone plays the entry no more.
+    answer = director.post(f"/api/tables/{table.pk}/seat-links/{entry}/reissue")
+    assert answer.status_code == 201, answer.content
+    assert _log(tournament)[-2].payload["was_claimed"] is True
+    assert _viewer(phone, str(table.match_id))["kind"] == "spectator"
+    assert phone.get(f"/api/matches/{first.match_id}/tournament").json()["next_match"] is None
+    assert {row["entry"]: row["status"] for row in _links(director, tournament)}[entry] == "waiting"
+    second = Client()
+    assert _claim(second, _token(answer.json()["url"])).status_code == 200
+    assert _viewer(second, str(table.match_id)) == {"kind": "player", "player": name}
+    assert _viewer(phone, str(table.match_id))["kind"] == "spectator"
+
+
+def test_an_entry_claimed_to_an_account_is_followed_by_no_browser(make_user: Any) -> None:
+    tournament, owner = _evening(make_user)
+    link = _links(_director(owner), tournament)[0]
+    phone = Client()
+    assert _claim(phone, _token(link["url"])).status_code == 200
+    claim_entry(link["entry"], owner, make_user("ana").username)
+    finish_round(tournament)
+    table = Table.objects.get(round__number=2, round__tournament=tournament, seats__entry_id=link["entry"])
+    assert _viewer(phone, str(table.match_id))["kind"] == "spectator"

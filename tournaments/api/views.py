@@ -420,7 +420,8 @@ class MatchTournamentView(APIView):
     @extend_schema(operation_id="match_tournament", responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, match_id: str) -> Response:
         """Where a match sits in its tournament (`tournament: null` outside one): the tournament,
-        round and table, and the caller's next match there, if any. Read-only, public."""
+        round and table, and the caller's next match there, if any (by account, or by the
+        walk-in entry the browser's seat link follows). Read-only, public."""
         from tournaments import table_links  # here, so this addition stays at the end of the file
 
-        return Response(table_links.links(match_id, request.user))
+        return Response(table_links.links(match_id, request.user, getattr(request, "session", None)))

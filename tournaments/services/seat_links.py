@@ -6,12 +6,15 @@ time the director's pages show the table (`ensure_links`). The token in the link
 random, single-use and stored only as its sha256; it is derived from the link's `salt`
 with the server's secret key, so the table card, the slip and the console show the same
 link again without the database ever holding it. Opening the link and taking the seat
-(`claim`) binds the browser's Django session to that one seat of that one match: the
-match server asks `seat_holder` who the session is (`CACHO_SEAT_HOLDER_CHECK`), so the
-match page and its socket treat that browser as the seat's player, and as nobody else.
-The director re-issues a link (`reissue`): the old one is revoked (a browser that claimed
-it holds the seat no more) and a new one made; the tournament log records claims,
-revocations and issues, never a token.
+(`claim`) binds the browser's Django session to that seat, and to its entry: the entry's
+later online tables seat the same browser with no new link (`standing_claims`: the
+entry's latest claim stands until a link of the entry is revoked, or the entry is claimed
+to an account). The match server asks `seat_holder` who the session is
+(`CACHO_SEAT_HOLDER_CHECK`), so the match page and its socket treat that browser as the
+seat's player, and as nobody else. The director re-issues a link (`reissue`): the old one
+is revoked (a browser that claimed it, or followed its entry there, holds the seat no
+more) and a new one made; the tournament log records claims, revocations and issues,
+never a token.
 """
 
 from __future__ import annotations
@@ -113,6 +116,29 @@ def ensure_links(tables: Sequence[Table]) -> dict[tuple[int, int], SeatLink]:
     return found
 
 
+def standing_claims(entry_ids: Iterable[int]) -> dict[int, int]:
+    """Per entry: the link whose browser plays the entry now, wherever the entry sits. The
+    entry's latest claim or revocation decides: a claim stands (at its table and the
+    entry's later ones) until a revocation of any of the entry's links ends it, and a claim
+    of a re-issued link replaces it. A followed seat's link is not claimed itself, so only
+    a token claim ever makes a link `claimed`. An entry claimed to an account plays signed
+    in: no claim of it stands."""
+    ids = set(entry_ids)
+    if not ids:
+        return {}
+    rows = (
+        SeatLink.objects.filter(entry_id__in=ids, entry__user__isnull=True)
+        .exclude(status=SeatLink.ACTIVE)
+        .values_list("pk", "entry_id", "status", "claimed_at", "revoked_at", "created_at")
+    )
+    latest: dict[int, tuple[Any, int, str]] = {}
+    for pk, entry, status, claimed_at, revoked_at, created_at in rows:
+        when = (revoked_at if status == SeatLink.REVOKED else claimed_at) or created_at
+        if entry not in latest or (when, pk) > latest[entry][:2]:
+            latest[entry] = (when, pk, status)
+    return {entry: pk for entry, (_w, pk, status) in latest.items() if status == SeatLink.CLAIMED}
+
+
 @dataclass(frozen=True)
 class SeatLinkRow:
     link: int
@@ -140,8 +166,10 @@ def seat_link_rows(tables: Sequence[Table], absolute: Callable[[str], str]) -> d
     """Per table id: its guest seats' links for the director (`absolute` makes a path a
     full URL, e.g. `request.build_absolute_uri`)."""
     links = ensure_links(tables)
+    seats = guest_seats(tables)
+    followed = standing_claims(s.entry_id for s in seats)  # their browser follows them here
     out: dict[int, list[SeatLinkRow]] = {}
-    for seat in guest_seats(tables):
+    for seat in seats:
         link = links.get((seat.table_id, seat.entry_id))
         if link is None:
             continue
@@ -153,7 +181,7 @@ def seat_link_rows(tables: Sequence[Table], absolute: Callable[[str], str]) -> d
                 seat.entry_id,
                 seat.entry.name,
                 seat.index + 1,
-                "claimed" if link.status == SeatLink.CLAIMED else "waiting",
+                "claimed" if link.status == SeatLink.CLAIMED or seat.entry_id in followed else "waiting",
                 absolute(path),
                 absolute(path + "qr.svg"),
             )
@@ -163,8 +191,10 @@ def seat_link_rows(tables: Sequence[Table], absolute: Callable[[str], str]) -> d
 
 def waiting_entries(tables: Sequence[Table]) -> dict[int, list[int]]:
     """Per table id: the guest entries whose player has not taken the seat yet (public:
-    no link, no token; a seat never shown to the director has no link yet and waits too)."""
+    no link, no token; a seat never shown to the director has no link yet and waits too;
+    an entry whose browser follows it from an earlier table does not wait)."""
     seats = guest_seats(tables)
+    followed = standing_claims(s.entry_id for s in seats)
     claimed = set(
         SeatLink.objects.filter(table__in=[s.table_id for s in seats], status=SeatLink.CLAIMED).values_list(
             "table_id", "entry_id"
@@ -172,7 +202,7 @@ def waiting_entries(tables: Sequence[Table]) -> dict[int, list[int]]:
     )
     out: dict[int, list[int]] = {}
     for seat in seats:
-        if (seat.table_id, seat.entry_id) not in claimed:
+        if (seat.table_id, seat.entry_id) not in claimed and seat.entry_id not in followed:
             out.setdefault(seat.table_id, []).append(seat.entry_id)
     return out
 
@@ -314,6 +344,8 @@ def check_open(link: SeatLink) -> TableSeat:
         )
     if link.status == SeatLink.CLAIMED:
         raise _used()
+    if link.entry_id in standing_claims([link.entry_id]):
+        raise _used()  # the browser that claimed the entry's earlier link plays it here too
     table = link.table
     seat = TableSeat.objects.filter(table=table, entry_id=link.entry_id).first()
     if (
@@ -366,22 +398,67 @@ def claim(token: Any, session: Any) -> Claimed:
     return Claimed(str(table.match_id), name, link.entry_id, link.entry.name, tournament.pk, table.number)
 
 
-def seat_holder(match_id: Any, session: Any) -> str | None:
-    """`CACHO_SEAT_HOLDER_CHECK`: the seat this session claimed in the match, while its link
-    stands (a re-issued link takes the seat from the browser that claimed the old one)."""
+def _held_links(session: Any) -> dict[int, str]:
+    """The links this session claimed: {link id: seat name}."""
     try:
         held = session.get(SESSION_KEY)
     except Exception:  # a session that cannot be read holds nothing
+        return {}
+    if not isinstance(held, dict):
+        return {}
+    return {int(key): str(name) for key, name in held.items() if str(key).isdigit()}
+
+
+def session_entries(session: Any, tournament_id: int) -> set[int]:
+    """The entries of the tournament this session plays: those whose standing claim it made."""
+    held = _held_links(session)
+    if not held:
+        return set()
+    entries = SeatLink.objects.filter(
+        pk__in=held, status=SeatLink.CLAIMED, table__round__tournament_id=tournament_id
+    ).values_list("entry_id", flat=True)
+    return {entry for entry, link in standing_claims(entries).items() if link in held}
+
+
+def seat_holder(match_id: Any, session: Any) -> str | None:
+    """`CACHO_SEAT_HOLDER_CHECK`: the seat this session holds in the match: the one it
+    claimed there while its link stands, else its entry's seat at a later online table
+    while its claim of the entry stands (a re-issued link takes the seat, and the entry's
+    following ones, from the browser that claimed the old one)."""
+    held = _held_links(session)
+    if not held:
         return None
-    if not isinstance(held, dict) or not held:
+    claimed = list(
+        SeatLink.objects.filter(pk__in=held, status=SeatLink.CLAIMED).values_list(
+            "pk", "entry_id", "table__match_id"
+        )
+    )
+    for pk, _entry, table_match in claimed:
+        if str(table_match) == str(match_id):
+            return held[pk]
+    standing = standing_claims(entry for _pk, entry, _m in claimed)
+    followed = [entry for entry, link in standing.items() if link in held]
+    if not followed:
         return None
-    ids = [int(key) for key in held if str(key).isdigit()]
-    standing = (
-        SeatLink.objects.filter(pk__in=ids, status=SeatLink.CLAIMED, table__match_id=str(match_id))
-        .values_list("pk", flat=True)
+    seat = (
+        TableSeat.objects.filter(
+            table__match_id=str(match_id),
+            table__physical=False,
+            entry_id__in=followed,
+            match_seat__isnull=False,
+        )
+        .values_list("match_seat", flat=True)
         .first()
     )
-    return None if standing is None else str(held[str(standing)])
+    if seat is None:
+        return None
+    found = matches.seat_name_and_user(str(match_id), seat)
+    return None if found is None or found[1] is not None else str(found[0])
+
+
+def holds_entry(session: Any, link: SeatLink) -> bool:
+    """Whether this session plays the link's entry (the link's own claim, or its entry's)."""
+    return link.entry_id in session_entries(session, link.table.round.tournament_id)
 
 
 # ---------------------------------------------------------------- the director
@@ -405,6 +482,7 @@ def reissue(table_id: Any, entry_id: Any, by: Any) -> SeatLink:
             )
         old = SeatLink.objects.select_for_update().filter(table=table, entry_id=int(entry_id))
         old = old.exclude(status=SeatLink.REVOKED).first()
+        followed = int(entry_id) in standing_claims([int(entry_id)])  # a browser plays it here
         payload = {"round": table.round.number, "table": table.number, "entry": int(entry_id)}
         if old is not None:
             old.status, old.revoked_at = SeatLink.REVOKED, timezone.now()
@@ -412,7 +490,7 @@ def reissue(table_id: Any, entry_id: Any, by: Any) -> SeatLink:
             log.record(
                 tournament,
                 log.SEAT_LINK_REVOKED,
-                {**payload, "link": old.pk, "was_claimed": old.claimed_at is not None},
+                {**payload, "link": old.pk, "was_claimed": old.claimed_at is not None or followed},
                 log.actor_of(by),
             )
         new = _new_link(table.pk, int(entry_id))

@@ -29,6 +29,8 @@ def check_call(state: State, rule: Rule) -> str:
     policy: str = rule.get("policy") or DEFAULT_POLICY
     if policy not in POLICIES:
         raise RuleError("time-policy-unknown", f"{policy!r} is not a time policy of alalay")
+    if rule.has("round_under_way"):  # the turn on turn is always owed: nothing to say
+        raise RuleError("ruling-field-unknown", "call-time takes no round_under_way in alalay")
     if state.over:
         raise RuleError("ruling-match-over", "the match is over")
     if state.time is not None:

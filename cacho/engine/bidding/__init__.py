@@ -18,6 +18,7 @@ from cacho.engine.bidding.commands import (
     PlayerCommand,
     RecordOutcome,
     StartRound,
+    StateAtTime,
     TimeOut,
 )
 from cacho.engine.bidding.decide import automatic_command, seat_turn_seconds
@@ -67,6 +68,7 @@ __all__ = [
     "Rules",
     "SalpiconAnnounced",
     "StartRound",
+    "StateAtTime",
     "TimeOut",
     "automatic_command",
     "decide",

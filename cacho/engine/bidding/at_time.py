@@ -12,12 +12,17 @@ states only the call and replaying it draws them again.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
-from cacho.engine.bidding.events import Event
+from cacho.engine.bidding.commands import RecordOutcome, StateAtTime
+from cacho.engine.bidding.entries import outcomes_offered, owes_round
+from cacho.engine.bidding.events import Event, RoundRecorded
 from cacho.engine.bidding.evolve import evolve
+from cacho.engine.bidding.outcomes import between_rounds, direction_of, record_outcome
+from cacho.engine.bidding.rules import MAX_DICE
 from cacho.engine.bidding.ruling_events import DecidedAtTime, PlayersSetAside, TimeCalled
 from cacho.engine.bidding.ruling_evolve import evolve_ruling
-from cacho.engine.bidding.state import MatchState, next_live
+from cacho.engine.bidding.state import Direction, MatchState, next_live
 from cacho.engine.errors import RuleError
 from cacho.engine.rulings import Rule
 
@@ -36,8 +41,81 @@ def call_time(state: MatchState, rule: Rule) -> list[Event]:
         raise RuleError("ruling-match-over", "the match is over")
     if state.table.time is not None:
         raise RuleError("time-already-called", "time has been called on this table already")
-    called = TimeCalled(policy, rule.reason)
+    # Between two entries a physical table's engine sees no round, yet the real table is
+    # mostly in the middle of one (T-1): that round is owed unless the call says otherwise.
+    # A record states it (absent: false), so records written before it replay as they did.
+    under_way = state.round is None and bool(rule.get("round_under_way", state.config.physical))
+    called = TimeCalled(policy, rule.reason, under_way)
     return [called, *after_time(evolve_ruling(state, called))]
+
+
+def state_at_time(state: MatchState, command: StateAtTime) -> RoundRecorded:
+    """The scorekeeper's state at time (T-6): the dice each player holds once the round
+    under way at the call has ended, for the round the call owes. The sheet bounds it: the
+    dice are those held now (no round changed them) or those one outcome of this round can
+    leave, exactly as `record_outcome` draws them (a player a die fewer; a calza's caller a
+    die more or its penalty fewer), so nobody gains a die but by an exact calza. Nobody is
+    named: it is an `at-time` round with the consequences of such an outcome."""
+    between_rounds(state, "the state at time")
+    if not owes_round(state):
+        raise RuleError(
+            "time-no-round-owed",
+            "the state at time is entered for the round under way when time was called, before it is entered",
+        )
+    players = state.config.players
+    given = dict(command.dice)
+    for name, count in given.items():
+        if name not in players:
+            raise RuleError("unknown-player", f"{name!r} is not seated in this match")
+        if type(count) is not int or not 0 <= count <= MAX_DICE:
+            raise RuleError("state-at-time-dice", f"{name} holds from 0 to {MAX_DICE} dice")
+    live = [players[seat] for seat in state.live_seats()]
+    if set(given) != set(live):
+        raise RuleError(
+            "state-at-time-players", "give the dice of every player holding dice, and only theirs"
+        )
+    change = {
+        name: given[name] - state.dice_counts[players.index(name)]
+        for name in live
+        if given[name] != state.dice_counts[players.index(name)]
+    }
+    directions: list[Direction] = (
+        [direction_of(state, command.direction)]
+        if command.direction is not None or not state.rules.starter_chooses_direction
+        else [state.direction, "ccw" if state.direction == "cw" else "cw"]
+    )
+    assert state.next_starter is not None
+    if not change:  # no round was under way, or nothing the sheet knows changed
+        return RoundRecorded(
+            number=state.rounds_started + 1,
+            starter=players[state.next_starter],
+            mode=state.next_mode,
+            direction=directions[0],
+            result="at-time",
+            caller=None,
+            target=None,
+            dice_change=(),
+            eliminated=(),
+            next_starter=players[state.next_starter],
+            next_mode=state.next_mode,
+            calzo_disabled=state.calzo_disabled,
+            winner=None,
+        )
+    fitting = [option for option in outcomes_offered(state, directions) if option["dice_change"] == change]
+    if not fitting:
+        raise RuleError(
+            "state-at-time-impossible",
+            "no outcome of this round leaves these dice: one player a die fewer, a calza's caller "
+            "a die more or its penalty fewer, or the dice as they are",
+        )
+    # Every fitting outcome moves the same dice, so the same player opens next; where the
+    # direction is chosen, the inherited one is taken first.
+    option = min(fitting, key=lambda found: found["direction"] != directions[0])
+    side = {"exact": option["exact"]} if "exact" in option else {"loser": option["loser"]}
+    event = record_outcome(
+        state, RecordOutcome(option["call"], option["by"], direction=option["direction"], **side)
+    )
+    return replace(event, result="at-time", caller=None, target=None)
 
 
 def followed(state: MatchState, events: Sequence[Event]) -> list[Event]:

@@ -98,7 +98,18 @@ class RecordOutcome:
     at: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class StateAtTime:
+    """A physical table's state at time (rules.md §9.1, T-6): the dice each player holds
+    once the round under way when time was called has ended, for a round nobody entered.
+    `direction`: the round's, where the starter chooses it (None: as inherited)."""
+
+    dice: tuple[tuple[str, int], ...]
+    direction: Direction | None = None
+    at: int | None = None
+
+
 PlayerCommand = (
     PlaceBid | CallDudo | CallCalza | AnnouncePaso | AnnounceSalpicon | DenySalpicon | TimeOut | Abandon
 )
-Command = StartRound | PlayerCommand | RecordOutcome | Undo
+Command = StartRound | PlayerCommand | RecordOutcome | StateAtTime | Undo

@@ -21,6 +21,7 @@ from cacho.engine.bidding.commands import (
     PlayerCommand,
     RecordOutcome,
     StartRound,
+    StateAtTime,
     TimeOut,
 )
 from cacho.engine.bidding.counting import counted_positions, paso_claim_holds, salpicon_claim_holds
@@ -58,7 +59,8 @@ def decide(state: MatchState, command: Command) -> list[Event]:
         return [_start_round(state, command)]
     if isinstance(command, Abandon):
         return [_abandon(state, command)]
-    if isinstance(command, RecordOutcome | Undo):  # a physical table's entries: bidding/outcomes.py
+    # a physical table's entries: bidding/outcomes.py, bidding/at_time.py
+    if isinstance(command, RecordOutcome | StateAtTime | Undo):
         raise RuleError("outcome-not-physical", "this entry is made only at a physical table")
     if isinstance(command, TimeOut):
         if state.config.physical and command.at is not None:

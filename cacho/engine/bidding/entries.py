@@ -33,6 +33,7 @@ def entry_options(state: MatchState) -> dict[str, Any]:
         "to_act": None,
         "legal": None,
         "calza_out_of_turn": [],
+        "state_at_time": None,
     }
     if state.phase == "over" or state.paused is not None or not state.config.physical:
         return options
@@ -49,7 +50,9 @@ def entry_options(state: MatchState) -> dict[str, Any]:
             "directions": directions,
         }
         options["dice"] = {name: state.dice_counts[players.index(name)] for name in live}
-        options["outcomes"] = _outcomes(state, directions)
+        options["outcomes"] = outcomes_offered(state, directions)
+        if owes_round(state):  # the round under way at the call (rules.md §9.1, T-6)
+            options["state_at_time"] = options["dice"]
         return options
     to_act = players[current.to_act]
     options["to_act"] = to_act
@@ -60,7 +63,20 @@ def entry_options(state: MatchState) -> dict[str, Any]:
     return options
 
 
-def _outcomes(state: MatchState, directions: list[Direction]) -> list[dict[str, Any]]:
+def owes_round(state: MatchState) -> bool:
+    """Time was called and the round under way at the call (at a physical table, between
+    two entries) is not entered yet: the scorekeeper may enter its state at time."""
+    time = state.table.time
+    return (
+        time is not None
+        and not time.decided
+        and state.round is None
+        and state.phase != "over"
+        and state.rounds_started < time.round
+    )
+
+
+def outcomes_offered(state: MatchState, directions: list[Direction]) -> list[dict[str, Any]]:
     """Every outcome `decide` accepts now, with its consequences."""
     players = state.config.players
     found: list[dict[str, Any]] = []

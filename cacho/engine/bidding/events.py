@@ -115,7 +115,9 @@ class RoundRecorded:
     """A round of a physical table entered by its outcome: no die is known. It starts and
     ends round `number`: `caller` made the call (`result`: dudo, calza, a doubted paso, a
     denied salpicón) against `target`, with the consequences the engine drew from it. A
-    `restart` is an abandonment between two rounds (`caller` left, `target` None)."""
+    `restart` is an abandonment between two rounds (`caller` left, `target` None). An
+    `at-time` round is the scorekeeper's state at time (rules.md §9.1, T-6): the dice held
+    once the round under way at the call ended, nobody named (`caller`, `target` None)."""
 
     TYPE: ClassVar[str] = "round_recorded"
     number: int
@@ -123,7 +125,7 @@ class RoundRecorded:
     mode: Mode
     direction: Direction
     result: ResultKind
-    caller: str
+    caller: str | None
     target: str | None
     dice_change: tuple[tuple[str, int], ...]
     eliminated: tuple[str, ...]

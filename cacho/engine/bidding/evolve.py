@@ -347,13 +347,17 @@ def _recorded(config: MatchConfig, table: TableState, event: RoundRecorded) -> T
         palifico_used = palifico_used | set(dropped_to_one(table.dice_counts, after))
     abandoned = table.abandoned
     restart = event.result == "restart"
-    if restart:
+    if restart and event.caller is not None:
         abandoned = abandoned | {index(event.caller)}
     next_starter = None if event.next_starter is None else index(event.next_starter)
     resolution = Resolution(
         event.result,
-        None if restart else index(event.caller),  # caller
-        index(event.caller) if restart else None if event.target is None else index(event.target),
+        None if restart or event.caller is None else index(event.caller),  # caller
+        index(event.caller)  # the leaver, in the target's place
+        if restart and event.caller is not None
+        else None
+        if event.target is None
+        else index(event.target),
         None,  # bid
         None,  # count
         (),  # revealed

@@ -40,7 +40,7 @@ def round_facts(events: Sequence[Event]) -> tuple[RoundFacts, ...]:
         elif isinstance(event, RoundResolved):
             call = Decision(event.caller, event.result, at, at - 1, event.timed_out)
             found.append(_resolved(state, event, at, tuple(bids), (*decisions, call)))
-        elif isinstance(event, RoundRecorded) and event.result != "restart":
+        elif isinstance(event, RoundRecorded) and event.result not in ("restart", "at-time"):
             found.append(_recorded(state, event, at))
         state = evolve(state, event)
         if state.round is None or isinstance(event, RoundRecorded):
@@ -87,6 +87,7 @@ def _resolved(
 
 
 def _recorded(state: MatchState, event: RoundRecorded, at: int) -> RoundFacts:
+    assert event.caller is not None  # a state at time names no call: it has no facts
     players = state.config.players
     counts = state.table.dice_counts
     return RoundFacts(

@@ -40,7 +40,7 @@ def undo(state: MatchState, command: Undo) -> list[Event]:
     return [EntryUndone()]
 
 
-def _between_rounds(state: MatchState, what: str) -> None:
+def between_rounds(state: MatchState, what: str) -> None:
     if not state.config.physical:
         raise RuleError("outcome-not-physical", f"{what} is entered only at a physical table")
     if state.paused is not None:
@@ -51,7 +51,7 @@ def _between_rounds(state: MatchState, what: str) -> None:
         raise RuleError("round-in-progress", "this round's dice are entered: enter its moves one by one")
 
 
-def _direction(state: MatchState, given: Direction | None) -> Direction:
+def direction_of(state: MatchState, given: Direction | None) -> Direction:
     direction = given or state.direction
     if direction not in ("cw", "ccw"):
         raise RuleError("invalid-direction", "direction is cw or ccw")
@@ -67,7 +67,7 @@ def answered_seat(state: MatchState, seat: int, direction: Direction) -> int:
 
 
 def record_outcome(state: MatchState, command: RecordOutcome) -> RoundRecorded:
-    _between_rounds(state, "a round's outcome")
+    between_rounds(state, "a round's outcome")
     rules = state.rules
     players = state.config.players
     call = command.call
@@ -77,7 +77,7 @@ def record_outcome(state: MatchState, command: RecordOutcome) -> RoundRecorded:
     if not present.get(call, True):
         raise RuleError("action-not-in-ruleset", f"{rules.ruleset} has no {call}")
     seat = live_seat(state, command.player)
-    direction = _direction(state, command.direction)
+    direction = direction_of(state, command.direction)
     mode = state.next_mode
     target = answered_seat(state, seat, direction)
     if command.against is not None:
@@ -142,10 +142,10 @@ def record_outcome(state: MatchState, command: RecordOutcome) -> RoundRecorded:
 def abandon_between_rounds(state: MatchState, command: Abandon) -> RoundRecorded:
     """A player leaves a physical table while no round is in play: their dice leave, and the
     round that was to start is the one that starts (its starter replaced as in X-6b)."""
-    _between_rounds(state, "an abandonment between rounds")
+    between_rounds(state, "an abandonment between rounds")
     players = state.config.players
     seat = live_seat(state, command.player)
-    direction = _direction(state, command.direction)
+    direction = direction_of(state, command.direction)
     counts = list(state.dice_counts)
     lost = counts[seat]
     counts[seat] = 0

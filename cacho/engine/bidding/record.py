@@ -23,6 +23,7 @@ from cacho.engine.bidding.commands import (
     PlayerCommand,
     RecordOutcome,
     StartRound,
+    StateAtTime,
     TimeOut,
 )
 from cacho.engine.bidding.events import (
@@ -130,6 +131,9 @@ def _check_outcome_round_shape(round_data: dict[str, Any], where: str) -> None:
             message = f"{where}.actions[{number}]: a round entered by its outcome has rulings only"
             raise _fail("action-kind", message)
         _check_action_shape(action, f"{where}.actions[{number}]")
+    if isinstance(round_data["outcome"], dict) and "at_time" in round_data["outcome"]:
+        _check_state_at_time_shape(round_data["outcome"], where)
+        return
     outcome = _check_keys(round_data["outcome"], OUTCOME_KEYS, ("by",), f"{where}.outcome")
     for key in ("by", "loser", "against"):
         if key in outcome and not isinstance(outcome[key], str):
@@ -152,6 +156,15 @@ def _check_outcome_round_shape(round_data: dict[str, Any], where: str) -> None:
     other = "loser" if needed == "exact" else "exact"
     if other in outcome:
         raise _fail("unknown-field", f"{where}.outcome: a {outcome['call']} has no {other!r}")
+
+
+def _check_state_at_time_shape(outcome: dict[str, Any], where: str) -> None:
+    """A state at time (docs/rules.md §9.1, T-6): `{"at_time": {name: dice held}}`."""
+    if set(outcome) != {"at_time"}:
+        raise _fail("unknown-field", f"{where}.outcome: a state at time has only at_time")
+    held = outcome["at_time"]
+    if not isinstance(held, dict) or not all(_is_int(count) for count in held.values()):
+        raise _fail("wrong-type", f"{where}.outcome.at_time maps players to whole numbers")
 
 
 def _check_round_shape(round_data: object, where: str) -> None:
@@ -236,10 +249,12 @@ def match_started_of(data: dict[str, Any]) -> MatchStarted:
     return started
 
 
-def outcome_command(round_data: dict[str, Any]) -> RecordOutcome | Abandon:
+def outcome_command(round_data: dict[str, Any]) -> RecordOutcome | Abandon | StateAtTime:
     """The command of a round entered by its outcome (shape already checked)."""
     outcome: dict[str, Any] = round_data["outcome"]
     direction = round_data.get("direction")
+    if "at_time" in outcome:
+        return StateAtTime(tuple(outcome["at_time"].items()), direction=direction)
     if outcome.get("abandon"):
         return Abandon(outcome["by"], direction=direction)
     return RecordOutcome(
@@ -463,7 +478,7 @@ def write_record(events: Iterable[Event]) -> dict[str, Any]:
     current: dict[str, Any] | None = None
     state = initial_state(started)  # a round after a void-round inherits the restored direction
     for event in iterator:
-        state = evolve(state, event)
+        before, state = state, evolve(state, event)
         if isinstance(event, AT_TIME_FOLLOWERS):
             continue  # drawn again from the time call when the record is replayed
         if isinstance(event, RULING_EVENTS):
@@ -474,7 +489,7 @@ def write_record(events: Iterable[Event]) -> dict[str, Any]:
             continue
         if isinstance(event, RoundRecorded):
             direction = event.direction
-            current = {"outcome": _outcome_of(event), "direction": direction, "actions": []}
+            current = {"outcome": _outcome_of(before, event), "direction": direction, "actions": []}
             record["rounds"].append(current)
             continue
         if isinstance(event, RoundStarted):
@@ -521,8 +536,15 @@ def write_record(events: Iterable[Event]) -> dict[str, Any]:
     return record
 
 
-def _outcome_of(event: RoundRecorded) -> dict[str, Any]:
-    """A recorded round's `outcome` in a record: the call, its caller and what it cost."""
+def _outcome_of(before: MatchState, event: RoundRecorded) -> dict[str, Any]:
+    """A recorded round's `outcome` in a record: the call, its caller and what it cost; a
+    state at time, the dice each player held once it ended."""
+    if event.result == "at-time":
+        change = dict(event.dice_change)
+        players = before.config.players
+        counts = before.dice_counts
+        held = {players[seat]: counts[seat] + change.get(players[seat], 0) for seat in before.live_seats()}
+        return {"at_time": held}
     if event.result == "restart":
         return {"by": event.caller, "abandon": True}
     outcome: dict[str, Any] = {"by": event.caller, "call": event.result, "against": event.target}

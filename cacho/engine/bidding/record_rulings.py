@@ -4,6 +4,7 @@ through the same `decide` as in live play."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from cacho.engine.bidding.ruling_events import (
@@ -20,7 +21,12 @@ from cacho.engine.rulings import Rule, common_ruling, parse_ruling
 
 def ruling_of_action(action: dict[str, Any]) -> Rule:
     """The ruling a record's action states (RuleError `ruling-...` when malformed)."""
-    return parse_ruling(action["ruling"], action.get("reason", ""), None)
+    rule = parse_ruling(action["ruling"], action.get("reason", ""), None)
+    if rule.kind == "call-time" and not rule.has("round_under_way"):
+        # A record states an owed round (docs/match-record.md, "Time called"): without it, none,
+        # so that a record written before physical tables owed one replays as it did.
+        rule = replace(rule, params=tuple(sorted((*rule.params, ("round_under_way", False)))))
+    return rule
 
 
 def ruling_action(event: RulingEvent) -> dict[str, Any]:
@@ -42,6 +48,8 @@ def ruling_action(event: RulingEvent) -> dict[str, Any]:
             ruling = {"kind": "disqualify", "seat": event.player}
     elif isinstance(event, TimeCalled):
         ruling = {"kind": "call-time", "policy": event.policy}
+        if event.round_under_way:
+            ruling["round_under_way"] = True
     else:
         assert isinstance(event, ResultAwarded)
         ruling = {"kind": "award-result", "placements": dict(event.placements)}

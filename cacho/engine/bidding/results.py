@@ -57,8 +57,11 @@ def match_results(events: Sequence[Event]) -> tuple[SeatResult, ...]:
             round_steps[event.number] = step
         elif isinstance(event, RoundRecorded):
             round_steps[event.number] = step
-            if event.result == "restart":
+            if event.result == "restart" and event.caller is not None:
                 out_at.setdefault(seat_of[event.caller], step)
+            elif event.caller is None:  # a state at time: out, to nobody's credit
+                for name in event.eliminated:
+                    out_at.setdefault(seat_of[name], step)
             elif event.target is not None:
                 for name in event.eliminated:
                     out_at.setdefault(seat_of[name], step)

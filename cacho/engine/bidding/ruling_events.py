@@ -72,11 +72,15 @@ class ResultAwarded:
 @dataclass(frozen=True, slots=True)
 class TimeCalled:
     """The director called time (rules.md §9.1, T-1): once the round under way has
-    resolved, `policy` decides the table (`dice-left`, `two-more-rounds`, `sudden-death`)."""
+    resolved, `policy` decides the table (`dice-left`, `two-more-rounds`, `sudden-death`).
+    `round_under_way`: called at a physical table between two entries, where the engine
+    cannot see the round the table is playing: that round is owed, and the scorekeeper
+    enters it (its outcome, its dice and moves, or the dice held once it ended, T-6)."""
 
     TYPE: ClassVar[str] = "time_called"
     policy: str
     reason: str
+    round_under_way: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,7 +64,8 @@ def evolve_ruling(state: MatchState, event: object) -> MatchState:
         awarded = replace(table, awarded=places, winner=places.index(1), next_starter=None)
         return MatchState(state.config, awarded, None)
     if isinstance(event, TimeCalled):
-        call = TimeCall(event.policy, table.rounds_started)
+        # the round owed at a physical table counts as begun before the call (T-1)
+        call = TimeCall(event.policy, table.rounds_started + (1 if event.round_under_way else 0))
         return MatchState(state.config, replace(table, time=call), current)
     if isinstance(event, PlayersSetAside):
         assert table.time is not None

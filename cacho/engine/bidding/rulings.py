@@ -3,8 +3,8 @@ now, and the facts they leave. Illegal ones raise RuleError with a `ruling-` cod
 
 from __future__ import annotations
 
-from cacho.engine.bidding.at_time import call_time, followed
-from cacho.engine.bidding.commands import Abandon, Command, RecordOutcome
+from cacho.engine.bidding.at_time import call_time, followed, state_at_time
+from cacho.engine.bidding.commands import Abandon, Command, RecordOutcome, StateAtTime
 from cacho.engine.bidding.decide import decide as decide_play
 from cacho.engine.bidding.decide import restart_mode, seat_turn_seconds
 from cacho.engine.bidding.events import Event
@@ -38,9 +38,11 @@ def _decide(state: MatchState, command: Command | Rule) -> list[Event]:
             return [record_outcome(state, command)]
         if isinstance(command, Undo):
             return undo(state, command)
+        if isinstance(command, StateAtTime):
+            return [state_at_time(state, command)]
         if isinstance(command, Abandon) and state.round is None and state.phase != "over":
             return [abandon_between_rounds(state, command)]
-    elif isinstance(command, RecordOutcome):
+    elif isinstance(command, RecordOutcome | StateAtTime):
         raise RuleError("outcome-not-physical", "a round's outcome is entered only at a physical table")
     elif isinstance(command, Undo):
         raise RuleError("undo-not-physical", "only a physical table's entries are undone")

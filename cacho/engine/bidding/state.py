@@ -11,7 +11,7 @@ from cacho.engine.bidding.rules import Mode, Rules
 Direction = Literal["cw", "ccw"]
 Phase = Literal["awaiting-dice", "bidding", "over"]
 ActionKind = Literal["bid", "paso", "salpicon"]
-ResultKind = Literal["dudo", "calza", "paso", "salpicon", "restart"]
+ResultKind = Literal["dudo", "calza", "paso", "salpicon", "restart", "at-time"]
 
 
 @dataclass(frozen=True, slots=True)

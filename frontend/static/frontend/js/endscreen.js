@@ -9,6 +9,11 @@ import { T } from "./words.js";
 // again, briefly, until the standings it changed are there.
 const ASK_AGAIN_MS = 500;
 const ASKS = 20;
+// The next round is drawn once every table of this one finishes: while the tournament runs,
+// the end screen of a player at this table asks now and then for its next one (half an
+// hour at most).
+const NEXT_ASK_MS = 5000;
+const NEXT_ASKS = 360;
 
 export class EndScreen {
   /** `place`: a promise of `GET /api/matches/<id>/tournament`, asked once by the page. */
@@ -40,13 +45,35 @@ export class EndScreen {
 
   /** Ask again until this table's result (and so its standings) is recorded. */
   awaitStandings(left) {
-    if (!this.info || this.info.standings || left <= 0) return;
+    if (!this.info) return;
+    if (this.info.standings || left <= 0) {
+      this.awaitNext(NEXT_ASKS);
+      return;
+    }
     setTimeout(() => {
       api(`/api/matches/${this.matchId}/tournament`)
         .then((info) => { if (info.tournament) this.info = info; this.draw(this.result); })
         .catch(() => {})
         .finally(() => this.awaitStandings(left - 1));
     }, ASK_AGAIN_MS);
+  }
+
+  /** Ask again until the viewer's next table is drawn (redrawn only then: a redraw would
+   * take the keyboard's focus away). */
+  awaitNext(left) {
+    const info = this.info;
+    if (!info || !info.seated || info.next_match || info.tournament.status !== "running" || left <= 0) return;
+    setTimeout(() => {
+      api(`/api/matches/${this.matchId}/tournament`)
+        .then((fresh) => {
+          if (fresh.tournament && fresh.next_match) {
+            this.info = fresh;
+            this.draw(this.result);
+          }
+        })
+        .catch(() => {})
+        .finally(() => this.awaitNext(left - 1));
+    }, NEXT_ASK_MS);
   }
 
   /** The leaders, then the viewer's own rows further down (a gap marked between). */

@@ -347,10 +347,13 @@ function renderRound(data) {
   $("m-round-title").textContent = `${fmt(playing ? E.round_in_play : E.round_last, { n: rnd.number })} · ${fmt(E.stage_round, { stage: rnd.stage_name, n: rnd.stage_round })}`;
   $("m-round").dataset.round = rnd.number;
   $("m-round").dataset.status = rnd.status;
-  $("clock-controls").hidden = !(data.can.desk && playing);
+  // Once time is called the round ends by its rule, not by the clock: the clock and its
+  // controls give way to when time was called (`renderTimeCall`).
+  const called = Boolean(rnd.time_called_at);
+  $("clock-controls").hidden = !(data.can.desk && playing && !called);
   renderTimeCall(data, rnd, playing);
-  clock.set(rnd.clock);
-  showClockControls(rnd.clock);
+  clock.set(called ? null : rnd.clock);
+  showClockControls(called ? null : rnd.clock);
   const done = rnd.tables.filter((x) => x.status === "finished").length;
   $("m-round-progress").textContent = fmt(E.tables_done, { done, all: rnd.tables.length });
   $("m-tables").replaceChildren(...rnd.tables.map((table) => tableRow(table, data.can.manage && playing)));

@@ -166,7 +166,26 @@ function betweenRounds(options) {
         () => { draft = { mode: "dice", hands: {} }; render(); })),
   ];
   parts.push(...(mode === "outcome" ? outcomeSteps(options) : diceEntry(options)));
+  if (options.state_at_time) parts.push(stateAtTimeForm(options.state_at_time));
   return parts;
+}
+
+// Time was called between two entries: the round under way may be entered by the dice each
+// player holds once it ended (docs/physical.md, "At time"); the engine judges them.
+function stateAtTimeForm(held) {
+  const inputs = Object.entries(held).map(([name, count]) =>
+    h("label", { class: "sk-at-time-player" }, `${name} `,
+      h("input", { type: "number", min: "0", max: "5", value: String(count), "data-player": name, inputmode: "numeric" })));
+  const form = h("form", { class: "sk-at-time", id: "sk-state-at-time" },
+    h("p", { class: "sk-step" }, S.state_at_time), h("p", { class: "sk-info" }, S.state_at_time_help),
+    ...inputs, h("button", { type: "submit", class: "primary" }, S.state_at_time_send));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const dice = {};
+    form.querySelectorAll("input[data-player]").forEach((input) => { dice[input.dataset.player] = Number(input.value); });
+    send({ type: "state-at-time", dice });
+  });
+  return form;
 }
 
 function outcomeSteps(options) {
@@ -434,7 +453,7 @@ function biddingSheet() {
     const result = results[i] || {};
     let what;
     if (round.outcome) {
-      const kind = round.outcome.abandon ? "restart" : round.outcome.call;
+      const kind = round.outcome.at_time ? "at-time" : round.outcome.abandon ? "restart" : round.outcome.call;
       what = fmt((S.outcome_words || {})[kind], { by: round.outcome.by, against: round.outcome.against || "" });
     } else {
       const moves = (round.actions || []).filter((a) => a.by);

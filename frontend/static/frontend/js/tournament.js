@@ -32,6 +32,15 @@ function facts(t) {
   document.getElementById("t-name").textContent = t.name;
 }
 
+// An entry some of whose tables time decided (docs/rules.md §9.1) says so beside its name,
+// with how many when more than one.
+function atTimeMark(n) {
+  if (!(n > 0)) return null;
+  const words = T.standing_at_time;
+  return [" ", h("span", { class: "badge at-time", "data-at-time": n, title: fmt(T.standing_at_time_title, { n }) },
+    n > 1 ? `${words} ×${n}` : words)];
+}
+
 function standings(data) {
   const table = document.getElementById("t-standings");
   const tiebreaks = (data.criteria || []).filter((c) => c !== "points");
@@ -44,7 +53,8 @@ function standings(data) {
   // The tie an entry won is said under its name (a column of sentences would push the
   // figures off a narrow screen).
   const body = rows.map((r) => h("tr", { "data-entry": r.entry, "data-group": r.group }, h("td", {}, r.rank),
-    h("td", {}, r.name, r.tiebreak_text ? h("div", { class: "reason", title: L.tiebreak }, r.tiebreak_text) : null),
+    h("td", {}, r.name, atTimeMark(r.decided_at_time),
+      r.tiebreak_text ? h("div", { class: "reason", title: L.tiebreak }, r.tiebreak_text) : null),
     grouped ? h("td", {}, r.group) : null, h("td", { class: "num" }, r.played),
     h("td", { class: "num" }, figure(r.points)), tiebreaks.map((c) => h("td", { class: "num" }, figure(r.values?.[c])))));
   const width = 4 + tiebreaks.length + (grouped ? 1 : 0);
