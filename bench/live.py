@@ -28,6 +28,13 @@ nginx with TLS in front of the uvicorn processes, a Celery worker and beat): one
 process against two behind the same nginx, level by level in one run (the order
 alternating), every socket through nginx (wss://).
 
+With `--profile DIR` every server process is sampled by py-spy (the dev extra) over each
+level's measured window, and the CPU of each kind of process (web, Celery, Redis, the
+PostgreSQL backends of the bench's database) recorded: `bench/live_profile.py` turns
+that into milliseconds per move by part of the work (docs/benchmarks.md, "Where a live
+move's CPU goes"). A player learns its turn from the event frame that puts it on turn,
+which carries its view; it asks for a state only when that frame has none.
+
 Prints its figures; with `--write` they replace "## Live play (bench/live.py)" (or, with
 `--through-proxy`, "## Live play through nginx (bench/live.py --through-proxy)") in
 docs/benchmarks.md.

@@ -96,7 +96,7 @@ def main() -> None:
                 unnamed[f"{kind}: {frame_name(frames[-1])}"] += samples
 
     def ms(samples: int) -> float:
-        return 1000 * samples / PROFILE_RATE / moves
+        return float(1000 * samples / PROFILE_RATE / moves)
 
     print(
         f"{args.folder.name}: {run['moves']} moves measured; server CPU from /proc (with Redis) "

@@ -233,7 +233,8 @@ def _seed_row(match_id: Any, scope: str) -> tuple[str, str, int] | None:
     db = connections[DEFAULT_DB_ALIAS]
     if not databases.postgresql(db):
         rows = DiceSeed.objects.filter(match_id=match_id, scope=scope)
-        return rows.values_list("seed", "commitment", "drawn").first()
+        row = rows.values_list("seed", "commitment", "drawn").first()
+        return None if row is None else (str(row[0]), str(row[1]), int(row[2]))
     for secret, commitment, drawn in prepared.execute(db, SEED_SQL, [match_id, scope]):
         return bytes(secret or b"").decode(), bytes(commitment or b"").decode(), int(drawn or 0)
     return None

@@ -874,6 +874,7 @@ def scorekeeper_labels() -> dict[str, Any]:
         "state_at_time_send": _("Enter the dice held at time"),
         "change": _("%(name)s %(delta)s"),
         "winner": _("Winner: %(name)s"),
+        "places_at_time": _("Places at time: %(places)s"),
         "total": _("Total"),
         "import_title": _("Import a record file"),
         "import_help": _(

@@ -121,9 +121,8 @@ def scorekeeper_table(request: HttpRequest, table_id: int) -> HttpResponse:
 
     if not Table.objects.filter(pk=table_id).exists():
         raise Http404(_("No such table."))
-    return _page(
-        request, "scorekeeper_table.html", table_id=table_id, labels={**labels(), "sk": scorekeeper_labels()}
-    )
+    page_labels = {**labels(), "sk": scorekeeper_labels(), "evening": {"clock": clock_labels()}}
+    return _page(request, "scorekeeper_table.html", table_id=table_id, labels=page_labels)
 
 
 @login_required(login_url="frontend:login")

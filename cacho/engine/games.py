@@ -531,6 +531,8 @@ class BiddingGame(_EngineGame):
             first = dataclasses.replace(first, physical=True)
         events: list[Event] = [first]
         state = bidding.initial_state(first)
+        for action in data.get("rulings", []):  # made before the first round
+            state = self._apply(state, bidding_record_ruling(action), events)
         for round_data in data["rounds"]:
             if "outcome" in round_data:
                 state = self._apply(state, bidding_outcome_command(round_data), events)

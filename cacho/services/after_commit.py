@@ -67,7 +67,7 @@ def run(done: Committed) -> None:
             # Held at most half the time left: at the broker well before the deadline, and
             # dropped unsent if the turn is played meanwhile.
             hold = max(0.0, min(TIMER_HOLD, (head.deadline_ms - now_ms()) / 2000))
-            timer = partial(deadlines.schedule_if_current, head.id, head.version, head.deadline_ms)
+            timer = partial(_timer_if_current, head.id, head.version, head.deadline_ms)
             queued.append((timer, ("timer", head.key), None, hold))
         else:
             _logged(partial(deadlines.schedule, head.id, head.version, head.deadline_ms), "turn timer")
@@ -82,6 +82,17 @@ def project(done: Committed) -> None:
     head = done.head
     projections.update(head.id, head.version, done.state, done.game, done.events[-1].recorded_at)
     snapshots.maybe_store(head.id, head.version, done.state)
+
+
+def _timer_if_current(match_id: Any, version: int, deadline_ms: int) -> None:
+    """A held timer, unless its turn was played meanwhile: the process's cache says so when
+    it has moved past `version` (it never runs ahead of the store; the notices move it when
+    another process writes), with no read; else `deadlines.schedule_if_current` asks the
+    store."""
+    cached = STATES.get(str(match_id))
+    if cached is not None and cached.version > version:
+        return
+    deadlines.schedule_if_current(match_id, version, deadline_ms)
 
 
 def _logged(function: Callable[[], Any], what: str) -> None:

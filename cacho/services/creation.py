@@ -72,9 +72,11 @@ def import_record(
 
 def record_position(error: Mapping[str, Any]) -> str:
     """Where a record breaks a rule, in words, counted from 1: "round 2, action 3",
-    "round 2" (the round itself), "turn 5"."""
+    "round 2" (the round itself), "ruling 1 before the first round", "turn 5"."""
     if "turn" in error:
         return f"turn {error['turn'] + 1}"
+    if error["round"] is None:
+        return f"ruling {error['action'] + 1} before the first round"
     where = f"round {error['round'] + 1}"
     return where if error.get("action") is None else f"{where}, action {error['action'] + 1}"
 

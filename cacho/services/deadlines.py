@@ -16,7 +16,6 @@ from typing import Any
 
 from cacho import store
 from cacho.hot_settings import setting
-from cacho.services.state_cache import STATES
 
 Scheduler = Callable[[Any, int, int], None]  # (match id, version, deadline in ms)
 _SCHEDULERS: dict[str, Scheduler] = {}
@@ -44,12 +43,8 @@ def schedule(match_id: Any, version: int, deadline_ms: int) -> None:
 
 def schedule_if_current(match_id: Any, version: int, deadline_ms: int) -> bool:
     """`schedule`, unless the turn was played meanwhile, maybe through another server
-    process: the process's cache of the match says so when it has moved past `version`
-    (it never runs ahead of the stream; a notice moves it when another process wrote),
-    else one indexed read, cheaper than a broker publish."""
-    cached = STATES.get(str(match_id))
-    if cached is not None and cached.version > version:
-        return False
+    process (whose moves this process never sees): one indexed read is cheaper than a
+    broker publish."""
     if not store.is_at(match_id, version):
         return False
     schedule(match_id, version, deadline_ms)

@@ -212,7 +212,7 @@ def test_bidding_time_calls_conserve_dice_and_replay(
     steps = 0
     called = False
     while not BIDDING.is_over(table.state) and steps < 600:
-        # a record writes a ruling in a round: the service always has one in play
+        # online the service always has a round in play (only a physical table waits for its first)
         if steps >= call_after and not called and table.state.rounds_started:
             before = sum(table.state.dice_counts)
             table.apply(call(policy))

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cacho.engine import bidding
+from cacho.engine import alalay, bidding
 from cacho.engine.bidding import RecordOutcome, RoundRecorded, StateAtTime
 from cacho.engine.bidding.ruling_events import DecidedAtTime, TimeCalled
-from cacho.engine.errors import RuleError
+from cacho.engine.errors import RecordFormatError, RuleError
 from cacho.engine.games import GAMES
 from cacho.engine.rulings import parse_ruling
 from tests.engine.test_physical import bidding_step, physical_games
@@ -175,6 +175,96 @@ def test_the_record_states_the_owed_round_and_old_records_replay_as_they_did() -
     assert DUDO.replay_record(record)["error"]["code"] == "match-over"
 
 
+@pytest.mark.parametrize("entry", ["state-at-time", "dice", "outcome"])
+def test_a_call_before_the_first_entry_owes_the_first_round_and_the_record_keeps_it(entry: str) -> None:
+    sheet = Sheet()
+    sheet.apply(call())
+    if entry == "state-at-time":
+        sheet.entry(type="state-at-time", dice={"a": 5, "b": 4, "c": 5})
+    elif entry == "dice":
+        sheet.entry(type="dice", dice={name: [2] * 5 for name in ("a", "b", "c")})
+        sheet.entry(type="bid", by="a", quantity=1, face=2)
+        sheet.entry(type="dudo", by="b")
+    else:
+        sheet.outcome()
+    assert isinstance(sheet.events[-1], DecidedAtTime) and DUDO.is_over(sheet.state)
+    record = json.loads(json.dumps(DUDO.write_record(sheet.events)))
+    assert record["rulings"] == [
+        {"ruling": {"kind": "call-time", "policy": "dice-left", "round_under_way": True}, "reason": ""}
+    ]
+    assert list(record) == ["format", "game", "ruleset", "options", "players", "setup", "rulings", "rounds"]
+    replayed = DUDO.replay_record(record)
+    assert replayed["valid"] and replayed["time_called"]["decided_at_time"] is True
+    assert len(replayed["rounds"]) == 1 and replayed["rounds"][0]["result"] is not None
+    assert DUDO.record_events(record, physical=True) == sheet.events
+    assert DUDO.record_events(record) == sheet.events  # a ruling before the first round: physical
+
+
+def test_a_record_in_progress_with_only_a_call_replays_waiting_for_its_first_round() -> None:
+    sheet = Sheet()
+    sheet.apply(call("two-more-rounds"))
+    record = json.loads(json.dumps(DUDO.write_record(sheet.events)))
+    assert record["rounds"] == [] and record["rulings"][0]["ruling"]["policy"] == "two-more-rounds"
+    replayed = DUDO.replay_record(record)
+    assert replayed["valid"] and replayed["rounds"] == [] and replayed["winner"] is None
+    assert replayed["time_called"] == {
+        "policy": "two-more-rounds",
+        "decided_at_time": False,
+        "placements": None,
+    }
+    assert DUDO.record_events(record) == sheet.events
+
+
+def test_rulings_before_the_first_round_are_judged_in_order_and_hold_rulings_only() -> None:
+    sheet = Sheet()
+    sheet.apply(call())
+    record = json.loads(json.dumps(DUDO.write_record(sheet.events)))
+    record["rulings"].append(record["rulings"][0])  # a second call, as live play refuses it
+    replayed = DUDO.replay_record(record)
+    assert replayed["valid"] is False
+    assert {k: replayed["error"][k] for k in ("round", "action", "code")} == {
+        "round": None,
+        "action": 1,
+        "code": "time-already-called",
+    }
+    for wrong, code in (({"by": "a", "bid": [1, 2]}, "action-kind"), ("call-time", "action-kind")):
+        with pytest.raises(RecordFormatError) as refusal:
+            DUDO.replay_record({**record, "rulings": [wrong]})
+        assert refusal.value.code == code
+    with pytest.raises(RecordFormatError) as refusal:
+        DUDO.replay_record({**record, "rulings": {}})
+    assert refusal.value.code == "wrong-type"
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_an_alalay_call_before_the_first_throw_is_the_record_s_first_item(first: int) -> None:
+    alalay_game = GAMES["alalay"]
+    events: list[Any] = alalay_game.start("alalay", {}, ["a", "b", "c"], first, 30, physical=True)
+    state = alalay_game.replay(events)
+    for command in (
+        parse_ruling({"kind": "call-time"}),
+        alalay.Throw(alalay_game.to_act(state), (2, 3, 4, 5, 6)),
+        alalay.Score(alalay_game.to_act(state), "straight"),
+    ):
+        for event in alalay_game.decide(state, command):
+            state = alalay_game.evolve(state, event)
+            events.append(event)
+    assert state.over and state.win_reason == "at-time"  # the turn under way, then the end
+    record = json.loads(json.dumps(alalay_game.write_record(events)))
+    assert record["turns"][0] == {
+        "ruling": {"kind": "call-time", "policy": "sheet-as-it-stands"},
+        "reason": "",
+    }
+    replayed = alalay_game.replay_record(record)
+    assert replayed["valid"] and replayed["win_reason"] == "at-time"
+    assert replayed["time_called"] == {"policy": "sheet-as-it-stands", "decided_at_time": True}
+    again = alalay_game.record_events(record, physical=True)  # the seats from the first thrower
+    if first == 0:
+        assert again == events
+    places = {r.name: (r.placement, r.at_time) for r in alalay_game.results(events)}
+    assert {r.name: (r.placement, r.at_time) for r in alalay_game.results(again)} == places
+
+
 # ---------------------------------------------------------------- property
 
 
@@ -211,8 +301,8 @@ def test_physical_time_calls_lose_dice_only_as_a_round_can_and_replay(
     steps = 0
     while state.phase != "over" and steps < 3000:
         steps += 1
-        # a record writes a ruling in a round: no call before the first entry (see the report)
-        if steps > call_after and not called and state.rounds_started:
+        # call_after 0: the call comes before the first entry, written in the record's `rulings`
+        if steps > call_after and not called:
             command: Any = call(policy)
             called = True
         elif DUDO.entry_options(state)["state_at_time"] is not None and rng.random() < 0.5:

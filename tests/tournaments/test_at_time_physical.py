@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from cacho.engine.games import GAMES
 from tests.tournaments.test_physical import client, evening, post_entry, sheet
 from tournaments.models import Table
 
@@ -123,6 +124,51 @@ def test_the_state_at_time_decides_a_table_entered_by_outcomes(make_user: Any) -
     assert table.status == Table.FINISHED and all(line["at_time"] for line in table.result)
     places = {line["dice_left"]: line["placement"] for line in table.result}
     assert places == {5: 1, 4: 2}  # the two players on 4 dice share the second place
+
+
+def test_time_called_before_anything_is_entered_owes_the_first_round_and_the_record_exports(
+    make_user: Any,
+) -> None:
+    night = evening(make_user)
+    table, keeper = night["table"], client(night["keeper"])
+    call_time(night, table)  # nothing entered yet: the table's first round is under way
+    current = sheet(keeper, table)  # the sheet writes the match's record: no 500
+    assert not current["over"] and current["match"]["state"]["time_called"]["decided_at_time"] is False
+    assert current["record"]["rounds"] == []
+    assert current["record"]["rulings"][0]["ruling"]["round_under_way"] is True
+    held = dict(current["options"]["state_at_time"])
+    assert held == {"Ana": 5, "Beto": 5, "Caro": 5}
+    held["Beto"] -= 1  # the first round ended with Beto a die fewer
+    entered = post_entry(keeper, table, type="state-at-time", dice=held)
+    assert entered.status_code == 201, entered.content
+    current = entered.json()
+    assert current["over"] and current["match"]["state"]["time_called"]["decided_at_time"] is True
+    assert current["record"]["rounds"] == [{"outcome": {"at_time": held}, "direction": "cw"}]
+    assert current["outcome"]["valid"] and current["outcome"]["rounds"][0]["result"] == "at-time"
+    confirm_all(keeper, table, current)
+    table.refresh_from_db()
+    assert table.status == Table.FINISHED and all(line["at_time"] for line in table.result)
+    places = {line["dice_left"]: line["placement"] for line in table.result}
+    assert places == {5: 1, 4: 3}  # Ana and Caro share the first place
+    exported = client(None).get(f"/api/matches/{table.match_id}/record")  # anyone, once finished
+    assert exported.status_code == 200, exported.content
+    record = exported.json()
+    assert (
+        record["rulings"] == current["record"]["rulings"] and record["rounds"] == current["record"]["rounds"]
+    )
+    assert GAMES["dudo"].replay_record(record)["time_called"]["placements"] == {
+        "Ana": 1,
+        "Caro": 1,
+        "Beto": 3,
+    }
+    imported = keeper.post("/api/matches/import", record, format="json")  # and it reads back
+    assert imported.status_code == 201, imported.content
+    again = client(night["owner"]).get(f"/api/matches/{imported.json()['id']}/record")
+    assert again.status_code == 200 and again.json() == record
+    twice = {**record, "rulings": record["rulings"] * 2, "rounds": []}  # judged as live play would
+    refused = keeper.post("/api/matches/import", twice, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "time-already-called"
+    assert refused.json()["message"].startswith("ruling 2 before the first round: ")
 
 
 def test_a_state_at_time_no_round_could_leave_is_refused_and_nothing_stored(make_user: Any) -> None:

@@ -24,7 +24,7 @@ from tournaments import matches
 from tournaments.models import Round, Table, Tournament
 from tournaments.services import clock, log
 from tournaments.services.clubs import DESK, require_role
-from tournaments.services.errors import NotFound, TournamentError
+from tournaments.services.errors import TournamentError
 from tournaments.services.lifecycle import locked
 
 AUTOMATIC = "clock"  # who calls time when the round clock does
@@ -40,12 +40,7 @@ def call_time(round_id: Any, by: Any, *, now: dt.datetime | None = None, automat
     at zero, which needs no role). Every table still playing is put at time in one
     transaction: all of them and the log, or nothing."""
     now = now or timezone.now()
-    try:
-        tournament_id = Round.objects.filter(pk=int(round_id)).values_list("tournament_id", flat=True).first()
-    except (TypeError, ValueError):
-        tournament_id = None
-    if tournament_id is None:
-        raise NotFound(_("No such round."))
+    tournament_id = clock.tournament_of_round(round_id)
     with transaction.atomic():
         tournament = locked(tournament_id)
         if not automatic:

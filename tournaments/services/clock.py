@@ -89,12 +89,7 @@ def act(round_id: Any, by: Any, action: str, minutes: Any = None, now: dt.dateti
         raise TournamentError(
             "clock-action-unknown", _("The clock starts, pauses, resumes, extends or resets.")
         )
-    try:
-        tournament_id = Round.objects.filter(pk=int(round_id)).values_list("tournament_id", flat=True).first()
-    except (TypeError, ValueError):
-        tournament_id = None
-    if tournament_id is None:
-        raise NotFound(_("No such round."))
+    tournament_id = tournament_of_round(round_id)
     with transaction.atomic():
         tournament = locked(tournament_id)
         require_role(by, tournament.club_id, DESK)
@@ -178,3 +173,14 @@ def round_of_match(match_id: Any) -> Round | None:
 
     table: Table | None = table_of(str(match_id))
     return table.round if table is not None else None
+
+
+def tournament_of_round(round_id: Any) -> int:
+    """The tournament id of a round id from a URL; NotFound for none."""
+    try:
+        tournament_id = Round.objects.filter(pk=int(round_id)).values_list("tournament_id", flat=True).first()
+    except (TypeError, ValueError):
+        tournament_id = None
+    if tournament_id is None:
+        raise NotFound(_("No such round."))
+    return int(tournament_id)

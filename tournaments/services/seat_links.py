@@ -399,7 +399,7 @@ def claim(token: Any, session: Any) -> Claimed:
 
 
 def _held_links(session: Any) -> dict[int, str]:
-    """The links this session claimed: {link id: seat name}."""
+    """The links the browser session claimed: {link id: seat name}."""
     try:
         held = session.get(SESSION_KEY)
     except Exception:  # a session that cannot be read holds nothing
@@ -410,7 +410,7 @@ def _held_links(session: Any) -> dict[int, str]:
 
 
 def session_entries(session: Any, tournament_id: int) -> set[int]:
-    """The entries of the tournament this session plays: those whose standing claim it made."""
+    """The entries of the tournament the browser session plays: those whose standing claim it made."""
     held = _held_links(session)
     if not held:
         return set()
@@ -421,7 +421,7 @@ def session_entries(session: Any, tournament_id: int) -> set[int]:
 
 
 def seat_holder(match_id: Any, session: Any) -> str | None:
-    """`CACHO_SEAT_HOLDER_CHECK`: the seat this session holds in the match: the one it
+    """`CACHO_SEAT_HOLDER_CHECK`: the seat the browser session holds in the match: the one it
     claimed there while its link stands, else its entry's seat at a later online table
     while its claim of the entry stands (a re-issued link takes the seat, and the entry's
     following ones, from the browser that claimed the old one)."""
@@ -457,7 +457,7 @@ def seat_holder(match_id: Any, session: Any) -> str | None:
 
 
 def holds_entry(session: Any, link: SeatLink) -> bool:
-    """Whether this session plays the link's entry (the link's own claim, or its entry's)."""
+    """Whether the browser session plays the link's entry (the link's own claim, or its entry's)."""
     return link.entry_id in session_entries(session, link.table.round.tournament_id)
 
 

@@ -48,7 +48,7 @@ from cacho.engine.errors import RecordFormatError, RuleError
 from cacho.engine.record_header import FORMAT, check_header
 from cacho.engine.undo import without_undone
 
-TOP_KEYS = frozenset({"format", "game", "ruleset", "options", "players", "setup", "rounds"})
+TOP_KEYS = frozenset({"format", "game", "ruleset", "options", "players", "setup", "rulings", "rounds"})
 SETUP_KEYS = frozenset({"dice", "starter", "mode", "initial_players", "calzo_disabled"})
 ROUND_KEYS = frozenset({"dice", "direction", "actions"})
 OUTCOME_ROUND_KEYS = frozenset({"outcome", "direction", "actions"})
@@ -93,6 +93,13 @@ def _check_shape(data: dict[str, Any]) -> None:
         raise _fail("duplicate-player", "player names must be unique")
     if "setup" in data:
         _check_setup_shape(data["setup"], players)
+    rulings = data.get("rulings", [])
+    if not isinstance(rulings, list):
+        raise _fail("wrong-type", "rulings must be a list")
+    for number, action in enumerate(rulings):  # made before the first round
+        if not isinstance(action, dict) or "ruling" not in action:
+            raise _fail("action-kind", f"rulings[{number}]: rulings only")
+        _check_action_shape(action, f"rulings[{number}]")
     rounds = data["rounds"]
     if not isinstance(rounds, list):
         raise _fail("wrong-type", "rounds must be a list")
@@ -217,7 +224,7 @@ def _check_action_shape(action: object, where: str) -> None:
 
 @dataclass
 class _RuleBreak(Exception):
-    round: int
+    round: int | None  # None: a ruling before the first round, `action` its index in `rulings`
     action: int | None
     error: RuleError
 
@@ -243,8 +250,9 @@ def match_started_of(data: dict[str, Any]) -> MatchStarted:
         )
     except RuleError as exc:
         raise RecordFormatError(exc.code, exc.message) from exc
-    # A record with a round entered by its outcome is a physical table's (no clock).
-    if any("outcome" in round_data for round_data in data["rounds"]):
+    # A record with a round entered by its outcome is a physical table's (no clock), and so is
+    # one with a ruling before its first round: only a physical table waits for its first entry.
+    if data.get("rulings") or any("outcome" in round_data for round_data in data["rounds"]):
         return replace(started, physical=True)
     return started
 
@@ -399,6 +407,7 @@ def replay_record(data: dict[str, Any]) -> dict[str, Any]:
     outcomes: list[dict[str, Any]] = []
     rounds: list[dict[str, Any]] = data["rounds"]
     try:
+        state = _play_rulings_before(state, data.get("rulings", []))
         for index, round_data in enumerate(rounds):
             if outcomes and outcomes[-1]["result"] is None:
                 raise _RuleBreak(
@@ -442,6 +451,16 @@ def replay_record(data: dict[str, Any]) -> dict[str, Any]:
     return replayed
 
 
+def _play_rulings_before(state: MatchState, rulings: list[dict[str, Any]]) -> MatchState:
+    """The rulings made before the first round, judged in order as in live play."""
+    for number, action in enumerate(rulings):
+        try:
+            state = _apply(state, decide(state, ruling_of_action(action)))
+        except RuleError as exc:
+            raise _RuleBreak(None, number, exc) from exc
+    return state
+
+
 def _held(state: MatchState) -> tuple[int, ...]:
     """The dice each player holds, those a sudden death set aside included."""
     time = state.table.time
@@ -476,14 +495,14 @@ def write_record(events: Iterable[Event]) -> dict[str, Any]:
     }
     direction = started.direction
     current: dict[str, Any] | None = None
+    before_rounds: list[dict[str, Any]] = []  # rulings before the first round (a physical table)
     state = initial_state(started)  # a round after a void-round inherits the restored direction
     for event in iterator:
         before, state = state, evolve(state, event)
         if isinstance(event, AT_TIME_FOLLOWERS):
             continue  # drawn again from the time call when the record is replayed
         if isinstance(event, RULING_EVENTS):
-            assert current is not None, "a ruling before the first round"
-            current["actions"].append(ruling_action(event))
+            (before_rounds if current is None else current["actions"]).append(ruling_action(event))
             if not isinstance(event, ResultAwarded):
                 direction = state.direction
             continue
@@ -533,6 +552,9 @@ def write_record(events: Iterable[Event]) -> dict[str, Any]:
     for round_data in record["rounds"]:
         if "outcome" in round_data and not round_data["actions"]:
             del round_data["actions"]
+    if before_rounds:  # written between the setup and the rounds, where they were made
+        rounds = record.pop("rounds")
+        record |= {"rulings": before_rounds, "rounds": rounds}
     return record
 
 

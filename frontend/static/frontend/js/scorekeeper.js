@@ -7,6 +7,7 @@
 import { L, api, fmt, h } from "./api.js";
 import { die } from "./dice.js";
 import { collapsibleNav } from "./nav.js";
+import { showTimeCall } from "./time-call.js";
 
 const S = L.sk || {};
 collapsibleNav();
@@ -413,11 +414,20 @@ function confirmPanel() {
   }
   const winner = sheet.outcome && sheet.outcome.winner;
   const reason = sheet.outcome && (L.win_reason || {})[sheet.outcome.win_reason];
-  panel.replaceChildren(
+  const atTime = sheet.outcome && sheet.outcome.time_called && sheet.outcome.time_called.placements;
+  panel.replaceChildren(...[ // no winner (a table decided at time): its places, never "null"
     winner ? h("p", { class: "sk-winner", id: "sk-winner" },
       fmt(S.winner, { name: Array.isArray(winner) ? winner.join(", ") : winner }), reason ? ` · ${reason}` : "") : null,
+    !winner && atTime ? h("p", { class: "sk-winner", id: "sk-places-at-time" }, fmt(S.places_at_time, { places: placesLine(atTime) })) : null,
     h("p", {}, S.over),
-    h("ul", { class: "sk-confirmations" }, sheet.seats.filter((seat) => seat.confirms).map(confirmRow)));
+    h("ul", { class: "sk-confirmations" }, sheet.seats.filter((seat) => seat.confirms).map(confirmRow))].filter(Boolean));
+}
+
+/** "1. Ana, Caro · 3. Beto": the places of a table decided at time, sharing on equal dice. */
+function placesLine(placements) {
+  const byPlace = new Map();
+  for (const [name, place] of Object.entries(placements)) byPlace.set(place, [...(byPlace.get(place) || []), name]);
+  return [...byPlace].sort((a, b) => a[0] - b[0]).map(([place, names]) => `${place}. ${names.join(", ")}`).join(" · ");
 }
 
 function confirmRow(seat) {
@@ -518,6 +528,7 @@ function render() {
   const t = sheet.table;
   $("sk-where").replaceChildren(h("a", { href: `/tournaments/${t.tournament.id}/` }, t.tournament.name), " · ",
     fmt(S.table_round, { n: t.number, r: t.round }), " · ", h("span", { class: "sk-version", id: "sk-version" }, fmt(S.version, { n: sheet.version })));
+  showTimeCall(sheet.match); // time called, then "decided at time" (docs/physical.md, "At time")
   undoBar();
   entryPanel();
   confirmPanel();
