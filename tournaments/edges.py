@@ -8,12 +8,12 @@
 - under `/api/` every error is JSON `{code, message}`: an exception no view handled is a
   logged 500 `server-error` (whatever DEBUG says), and an error page that Django made
   (the URL resolver's 404, a CSRF 403, a 400 for a suspicious request) is replaced by its
-  JSON. Pages outside `/api/` keep the site's error pages, and a 404 there is the site's
-  page even in DEBUG (Django would show its technical one).
+  JSON. Pages outside `/api/` keep the site's error pages; `SiteNotFoundMiddleware`
+  answers the site's 404 page there even in DEBUG (Django would show its technical one).
 
-`SecurityHeadersMiddleware` sends the Content Security Policy of `CACHO_CSP` (one setting
-for every page: no inline script, no inline style attribute or event handler) and
-`Permissions-Policy`; Django's own middleware sends Referrer-Policy and X-Frame-Options.
+`SecurityHeadersMiddleware`, outside the edge so that its own answers carry them too, sends
+the Content Security Policy of `CACHO_CSP` (one setting for every page: no inline script,
+no inline style attribute or event handler) and `Permissions-Policy`; Django's own middleware sends Referrer-Policy and X-Frame-Options.
 """
 
 from __future__ import annotations
@@ -68,13 +68,8 @@ class EdgeMiddleware:
         if refused is not None:
             return refused
         response = self.get_response(request)
-        if is_api(request):
-            if response.status_code >= 400 and not _is_json(response):
-                return api_error(response.status_code)
-        elif response.status_code == 404 and settings.DEBUG and _is_html(response):
-            # DEBUG (every `make run`) would show Django's technical page to the newcomer
-            # who mistyped a link: the site's own 404 page answers in both modes.
-            return page_not_found(request, Http404())
+        if is_api(request) and response.status_code >= 400 and not _is_json(response):
+            return api_error(response.status_code)
         return response
 
     def refuse(self, request: HttpRequest) -> HttpResponse | None:
@@ -109,6 +104,21 @@ class EdgeMiddleware:
         return api_error(500)
 
 
+class SiteNotFoundMiddleware:
+    """The site's own 404 page outside `/api/` in DEBUG too: DEBUG (every `make run`) would
+    show Django's technical page to the newcomer who mistyped a link. The innermost
+    middleware, so that the page passes out through every other one (their headers)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code == 404 and settings.DEBUG and not is_api(request) and _is_html(response):
+            return page_not_found(request, Http404())
+        return response
+
+
 def _is_html(response: HttpResponse) -> bool:
     return str(response.get("Content-Type", "")).startswith("text/html")
 
@@ -135,7 +145,12 @@ class SecurityHeadersMiddleware:
 
     def __call__(self, request: HttpRequest) -> Any:
         response = self.get_response(request)
-        if settings.DEBUG and response.status_code >= 400 and "text/html" in response.get("Content-Type", ""):
+        if (
+            settings.DEBUG
+            and response.status_code >= 400
+            and response.status_code != 404  # the edge answers the site's own 404 page
+            and "text/html" in response.get("Content-Type", "")
+        ):
             return response  # Django's technical error pages (DEBUG only) are inline by design
         policy = next((text for prefix, text in self.extra if request.path.startswith(prefix)), self.policy)
         response.headers.setdefault("Content-Security-Policy", policy)

@@ -295,8 +295,11 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # ------------------------------------------------------------------ hardening
 # The edges' input policy, every API error as {code, message}, rate limits and the
 # security headers (tournaments/edges.py, cacho/inputs.py, cacho/limits.py).
-MIDDLEWARE.insert(1, "tournaments.edges.EdgeMiddleware")
-MIDDLEWARE.insert(2, "tournaments.edges.SecurityHeadersMiddleware")
+# The headers wrap the edge, so that what the edge answers itself (a refusal, an error as
+# JSON, the site's 404 page in DEBUG) carries them too.
+MIDDLEWARE.insert(1, "tournaments.edges.SecurityHeadersMiddleware")
+MIDDLEWARE.insert(2, "tournaments.edges.EdgeMiddleware")
+MIDDLEWARE.append("tournaments.edges.SiteNotFoundMiddleware")
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # bytes of a request body (413 `body-too-large` past it)
 CACHO_JSON_MAX_DEPTH = 32  # levels of nesting in a JSON body or frame (400 `json-too-deep`)
 REST_FRAMEWORK.update(

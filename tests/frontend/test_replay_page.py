@@ -127,6 +127,7 @@ def test_an_alalay_replay_says_a_timed_out_turn_and_turning_in_words(browser: An
         page.locator("#r-log a", has_text="turns die").first.click()
         assert "opposite face" in page.inner_text('#r-step dt[data-term="turning"] + dd')
         page.locator("#r-log a", has_text="scratches").first.click()
+        page.wait_for_selector('#r-step dt[data-term="scratch"]')  # the step redraws after the click
         assert page.locator('#r-step dt[data-term="scratch"]').count() == 1
         page.click("#r-glossary-box summary")
         assert page.locator('#r-glossary dt[data-term="dormida"]').count() == 1
