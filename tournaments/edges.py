@@ -13,7 +13,8 @@
 
 `SecurityHeadersMiddleware`, outside the edge so that its own answers carry them too, sends
 the Content Security Policy of `CACHO_CSP` (one setting for every page: no inline script,
-no inline style attribute or event handler) and `Permissions-Policy`; Django's own middleware sends Referrer-Policy and X-Frame-Options.
+no inline style attribute or event handler) and `Permissions-Policy`; Django's own
+middleware sends Referrer-Policy and X-Frame-Options.
 """
 
 from __future__ import annotations

@@ -181,9 +181,7 @@ class SeatView(CachoView):
         if match.tournament_ref:
             # A tournament seats its entries itself; a free seat there is a guest's, claimed
             # only through that guest's seat link.
-            raise ApiError(
-                409, "seat-assigned", _("The tournament assigns the seats of this match.")
-            )
+            raise ApiError(409, "seat-assigned", _("The tournament assigns the seats of this match."))
         try:
             matches.take_seat(match.pk, index, request.user)
         except LookupError as exc:

@@ -30,8 +30,10 @@ def test_a_newcomer_opens_every_part_of_the_demo(open_page: Any, server: Server)
     assert podium.count() >= 3 and "Bot" in podium.first.inner_text()
     assert page.locator("#t-ranking tbody tr").count() == 8
     shot(page, "demo-finished-tournament")
-    exports = {kind: page.request.get(f"{server.url}/api/tournaments/{finished.pk}/standings/{kind}")
-               for kind in ("csv", "xlsx", "print")}
+    exports = {
+        kind: page.request.get(f"{server.url}/api/tournaments/{finished.pk}/standings/{kind}")
+        for kind in ("csv", "xlsx", "print")
+    }
     assert all(answer.ok for answer in exports.values())
     assert exports["csv"].body().startswith("\ufeffPlace,".encode())
     book = openpyxl.load_workbook(io.BytesIO(exports["xlsx"].body()))
