@@ -78,6 +78,7 @@ def test_the_replay_of_a_bidding_match(browser: Any, server: Server, size: str) 
 
         # Rule terms explained where they happen: a paso, then a dudo with the dice counted.
         page.locator("#r-log a", has_text="says paso").first.click()
+        page.wait_for_selector('#r-step dt[data-term="paso"]')  # the step redraws after the click
         assert page.locator('#r-step dt[data-term="paso"]').count() == 1
         page.locator("#r-log a", has_text="calls dudo").first.click()
         page.wait_for_selector('#r-step dt[data-term="dudo"]')
