@@ -113,6 +113,18 @@ def _axe(page: Any) -> list[dict[str, Any]]:
     ]
 
 
+def axe_clean(page: Any, name: str) -> None:
+    """axe on the page as it is now: its findings saved beside the screenshots, and no
+    serious or critical one (a journey's own pages; the missing library is reported here)."""
+    if not AXE.exists():
+        return
+    violations = _axe(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / f"axe-{name}.json").write_text(json.dumps(violations, indent=2))
+    blocking = [v for v in violations if v["impact"] in BLOCKING]
+    assert not blocking, _readable({name: blocking})
+
+
 def _readable(found: dict[str, list[dict[str, Any]]]) -> str:
     lines = []
     for size, violations in found.items():

@@ -8,7 +8,6 @@ error."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any
 
 import pytest
@@ -16,8 +15,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import ARTIFACTS, shot
-from tests.frontend.test_accessibility import AXE, BLOCKING, _axe, _readable
+from tests.frontend.conftest import shot
+from tests.frontend.test_accessibility import axe_clean
 from tests.frontend.test_scorekeeper import DESKTOP, PHONE
 from tests.live.harness import session_cookie
 from tournaments import services
@@ -53,22 +52,12 @@ def _evening(name: str, *, check_in: bool) -> Tournament:
     return tournament
 
 
-def _axe_clean(page: Any, name: str) -> None:
-    if not AXE.exists():
-        return  # test_accessibility reports the missing library
-    violations = _axe(page)
-    ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / f"axe-{name}.json").write_text(json.dumps(violations, indent=2))
-    blocking = [v for v in violations if v["impact"] in BLOCKING]
-    assert not blocking, _readable({name: blocking})
-
-
 def _both_sizes(page: Any, name: str) -> None:
     """A screenshot and axe at the desktop size and at a phone's, back to the desktop."""
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(viewport)
         shot(page, f"{name}-{size}")
-        _axe_clean(page, f"{name}-{size}")
+        axe_clean(page, f"{name}-{size}")
     page.set_viewport_size(DESKTOP)
 
 
@@ -209,7 +198,7 @@ def test_the_director_ends_a_round_at_time_and_every_table_says_so(open_page: An
     for viewer in viewers:
         expect(viewer.locator("#time-called")).to_have_text("Time has been called: Dice left.")
     shot(viewers[0], "club-night-table-time-called-phone")
-    _axe_clean(viewers[0], "club-night-table-time-called-phone")
+    axe_clean(viewers[0], "club-night-table-time-called-phone")
 
     # one table's round under way resolves: the table is decided at time, and says so
     first = tables[0]

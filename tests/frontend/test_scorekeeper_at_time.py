@@ -8,13 +8,12 @@ stays clean."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from tests.frontend.conftest import ARTIFACTS, shot
-from tests.frontend.test_accessibility import AXE, BLOCKING, _axe, _readable
+from tests.frontend.conftest import shot
+from tests.frontend.test_accessibility import axe_clean
 from tests.frontend.test_scorekeeper import (
     PHONE,
     _after,
@@ -30,16 +29,6 @@ from tournaments.services.at_time import call_time
 pytestmark = [pytest.mark.slow]
 
 SWISS = [{"name": "swiss", "format": "swiss", "params": {"rounds": 1, "table_size": 3}}]
-
-
-def _axe_clean(page: Any, name: str) -> None:
-    if not AXE.exists():
-        return  # test_accessibility reports the missing library
-    violations = _axe(page)
-    ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / f"axe-{name}.json").write_text(json.dumps(violations, indent=2))
-    blocking = [v for v in violations if v["impact"] in BLOCKING]
-    assert not blocking, _readable({name: blocking})
 
 
 def _in_view(page: Any, selector: str) -> None:
@@ -69,7 +58,7 @@ def test_time_called_before_the_first_entry_and_the_state_at_time_decides_the_ta
     _in_view(page, "#sk-state-at-time")
     form.scroll_into_view_if_needed()
     shot(page, "scorekeeper-at-time-form-phone")
-    _axe_clean(page, "scorekeeper-at-time-form-phone")
+    axe_clean(page, "scorekeeper-at-time-form-phone")
 
     # two dice lost in one round: no outcome of the round under way leaves that
     held["Beto"].fill("4")
@@ -91,7 +80,7 @@ def test_time_called_before_the_first_entry_and_the_state_at_time_decides_the_ta
     assert places.startswith("Places at time: 1. ") and places.endswith(" · 3. Beto"), places
     assert "null" not in page.inner_text("#sk-confirm")
     shot(page, "scorekeeper-at-time-decided-phone")
-    _axe_clean(page, "scorekeeper-at-time-decided-phone")
+    axe_clean(page, "scorekeeper-at-time-decided-phone")
 
     table.refresh_from_db()
     assert table.status == Table.PLAYING  # until the players confirm the sheet
