@@ -1,4 +1,10 @@
-"""Admin: matches and seats are browsable; events are read-only (the log is append-only)."""
+"""Admin: matches and seats are browsable; events are read-only (the log is append-only).
+
+No admin page carries a die: an event's payload holds the dice of every seat (and a
+round's seed once revealed), and site staff status grants no referee's view
+(docs/disputes.md), so the event pages show its type and chain but never its payload or
+metadata; seeds and snapshots are not registered at all. A referee reviews a match on its
+review page."""
 
 from __future__ import annotations
 
@@ -40,8 +46,11 @@ class EventAdmin(admin.ModelAdmin):
     list_filter = ("type",)
     search_fields = ("stream__id",)
 
+    # The payload and metadata stay out: they hold hidden dice (and a ruling's adjusted ones).
+    fields = ("stream", "version", "type", "schema_version", "command_id", "recorded_at", "hash")
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [field.name for field in Event._meta.fields]
+        return list(self.fields)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

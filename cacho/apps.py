@@ -12,6 +12,9 @@ class CachoConfig(AppConfig):
         from cacho.services import deadlines
 
         deadlines.register("celery", tasks.schedule_deadline)
+        from cacho.services import bot_turns
+
+        bot_turns.register("celery", tasks.schedule_bot)
 
         from cacho import forks
 

@@ -55,6 +55,8 @@ class Seat(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="cacho_seats"
     )
+    # A bot plays this seat: its strength (one of the game's `bot_strengths`); "" for a person.
+    bot = models.CharField(max_length=16, blank=True, default="", db_default="")  # raw inserts omit it
 
     class Meta:
         ordering = ["match", "index"]
@@ -164,3 +166,6 @@ class Snapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}@{self.version}"
+
+from cacho.anchors.models import HeadDigest  # noqa: E402,F401  anchors of the chains (cacho.anchors)
+from cacho.talk.models import ChatMessage, ChatMute, ChatReport  # noqa: E402,F401  table talk's rows

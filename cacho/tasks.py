@@ -14,6 +14,7 @@ from celery import shared_task
 
 from cacho.clock import now_ms
 from cacho.services import deadlines
+from cacho.services.bot_play import play_bot_turn
 from cacho.services.matches import expire_turn as expire
 
 EARLY_RETRY_MS = 5
@@ -38,3 +39,23 @@ def expire_turn(match_id: str, version: int) -> int | None:
 def schedule_deadline(match_id: Any, version: int, deadline_ms: int) -> None:
     eta = dt.datetime.fromtimestamp(deadline_ms / 1000, tz=dt.UTC)
     expire_turn.apply_async((str(match_id), version), eta=eta)
+
+
+@shared_task(name="cacho.play_bot_turn", ignore_result=True)
+def bot_turn(match_id: str, version: int) -> int | None:
+    """The bot on turn in `match_id` moves if the match is still at `version` (idempotent)."""
+    result = play_bot_turn(match_id, version)
+    return None if result is None else result.version
+
+
+def schedule_bot(match_id: Any, version: int, delay_ms: int) -> None:
+    bot_turn.apply_async((str(match_id), version), countdown=delay_ms / 1000)
+
+
+@shared_task(name="cacho.anchor_heads", ignore_result=True)
+def anchor_heads() -> int | None:
+    """A signed digest of the match heads that moved (cacho.anchors): its id, or None."""
+    from cacho.anchors.service import anchor_heads as anchor
+
+    made = anchor()
+    return made.pk if made is not None else None

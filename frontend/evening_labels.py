@@ -47,6 +47,14 @@ def clock_labels() -> dict[str, str]:
         "time_called_at": _(
             "Time called at %(time)s: tables still playing finish as the rule says (%(policy)s)."
         ),
+        # the appeal period between rounds (the console)
+        "appeal_next_in": _("Appeal period: the next round is drawn in %(time)s."),
+        "appeal_held": _("A referee holds the next round's draw while a dispute is written."),
+        "appeal_disputed": _("The next round waits for a dispute on this round to be ruled."),
+        "appeal_drawing": _("The appeal period is over: the next round is being drawn."),
+        "draw_now_confirm": _(
+            "Draw the next round now? The tables of round %(n)s can no longer be disputed once it is drawn."
+        ),
         "decided_at_time": _("decided at time"),
         "decided_at_time_banner": _("This table was decided at time: %(policy)s."),
         "policies": time_policy_names(),

@@ -15,7 +15,10 @@ class SignupForm(UserCreationForm):
     email = forms.EmailField(
         label=_("Email"),
         max_length=254,
-        help_text=_("A club that invited this address makes you a member when you sign up."),
+        help_text=_(
+            "We send it a link to confirm it; a club that invited this address makes you a member"
+            " once it is confirmed."
+        ),
     )
 
     class Meta(UserCreationForm.Meta):

@@ -63,7 +63,25 @@ def dispute_labels() -> dict[str, Any]:
             "resumed": pgettext("dispute trail", "Table resumed"),
             "ruled": pgettext("dispute trail", "Ruling"),
             "withdrawn": pgettext("dispute trail", "Withdrawn"),
+            "assigned": _("Referee assigned"),
+            "appealed": _("Ruling appealed"),
         },
+        # the referees' tools: who handles it, their own notes, an appeal of the ruling
+        "assigned_to": _("Handled by"),
+        "nobody": _("nobody yet"),
+        "claimed": _("You handle this dispute now."),
+        "note_added": _("Note added."),
+        "no_notes": _("No notes yet."),
+        "appeal_of": _("Appeals"),
+        "appeals": _("Appealed by"),
+        "appealed": _("Appeal filed: dispute #%(n)s."),
+        # the review follows the match live; what a void-round undoes
+        "live": _("Following the match live."),
+        "voids": _(
+            "Voiding round %(round)s undoes rounds %(rounds)s: their dice seeds are revealed, and the "
+            "table plays on from there."
+        ),
+        "voids_preview": _("This ruling undoes rounds %(rounds)s."),
         "statuses": {
             "open": pgettext("dispute status", "open"),
             "ruled": pgettext("dispute status", "ruled"),
@@ -572,6 +590,7 @@ def table_labels() -> dict[str, Any]:
         "no_change": _("nobody gains or loses a die"),
         "away": _("away"),
         "away_legend": _("‖ away: not connected to the table right now"),
+        "bot": _("bot"),
         "away_name": _("%(name)s is away (not connected)"),
         "connected_name": _("%(name)s is connected"),
         "on_turn": _("on turn"),
@@ -652,6 +671,15 @@ def table_labels() -> dict[str, Any]:
         "end_no_next": _("You have no other match waiting in this tournament."),
         "end_replay": _("Watch the replay"),
         "end_table": _("Round %(round)s, table %(table)s"),
+        "end_ruling": _("Referee's ruling: %(reason)s"),
+        "appeal_until": _("You can still dispute this table: the next round is drawn in %(time)s."),
+        "appeal_after_round": _(
+            "You can dispute this table until the next round is drawn, %(minutes)s min after the round's "
+            "last table ends."
+        ),
+        "appeal_held": _("A referee holds the next round's draw while a dispute is written."),
+        "appeal_disputed": _("The next round waits for a dispute on this round to be ruled."),
+        "appeal_drawing": _("The appeal period is over: the next round is being drawn."),
         "menu": _("Menu"),
         # Alalay
         "may_turn": _("may be turned"),

@@ -25,9 +25,12 @@ from frontend.labels import (
     table_labels,
     tournament_page_labels,
 )
+from frontend.open_table_labels import open_table_labels
+from frontend.talk_labels import talk_labels
 from tournaments import catalogue, matches
 from tournaments.models import Club, Tournament
 from tournaments.ratings import plot, reading
+from tournaments.services import appeals
 
 
 def _page(request: HttpRequest, template: str, **context: Any) -> HttpResponse:
@@ -38,7 +41,7 @@ def _page(request: HttpRequest, template: str, **context: Any) -> HttpResponse:
 def home(request: HttpRequest) -> HttpResponse:
     """The lobby: `lobby.js` fills it from `GET /api/lobby` (the server's mode, database and
     channel layer are for operators: `/healthz`)."""
-    return _page(request, "home.html", labels=_lobby_labels())
+    return _page(request, "home.html", labels={**_lobby_labels(), "open": open_table_labels()})
 
 
 def _require_match(match_id: str) -> None:
@@ -59,7 +62,13 @@ def match(request: HttpRequest, match_id: str) -> HttpResponse:
         "match.html",
         match_id=match_id,
         reasons=dispute_reasons().items(),
-        labels={**labels(), "t": table_labels(), "evening": {"clock": clock_labels()}},
+        labels={
+            **labels(),
+            "t": table_labels(),
+            "evening": {"clock": clock_labels()},
+            "talk": talk_labels(),
+            "open": open_table_labels(),
+        },
     )
 
 
@@ -103,6 +112,7 @@ def organise(request: HttpRequest) -> HttpResponse:
         formats=catalogue.formats(),
         standings=catalogue.standings_options(),
         labels={**labels(), "evening": evening_labels()},
+        round_appeal_minutes=appeals.default_minutes(),
     )
 
 
@@ -160,13 +170,19 @@ def dispute(request: HttpRequest, dispute_id: int) -> HttpResponse:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    """A new account; the clubs that invited its email make it a member at once."""
-    from tournaments.services.members import accept_invitations
+    """A new account; its email receives a verification link, and once it is followed the
+    clubs that invited that address make the account a member (tournaments.accounts)."""
+    from django.db import transaction
+    from django.utils.translation import get_language
 
-    form = SignupForm(request.POST or None)
+    from tournaments.accounts import services as accounts
+
+    form = SignupForm(request.POST or None, initial={"email": request.GET.get("email", "")[:254]})
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        accept_invitations(user)
+        with transaction.atomic():
+            user = form.save()
+            accounts.set_profile(user, language=get_language())
+            accounts.send_verification(user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(reverse("frontend:profile"))
     return _page(request, "signup.html", form=form)

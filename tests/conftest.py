@@ -15,6 +15,11 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+# Tournaments draw their next round as soon as a round ends unless a test sets an appeal
+# period (tests/tournaments/test_appeals.py): here and in the servers the tests start.
+os.environ.setdefault("CACHO_ROUND_APPEAL_MINUTES", "0")
+settings.CACHO_ROUND_APPEAL_MINUTES = int(os.environ["CACHO_ROUND_APPEAL_MINUTES"])
+
 # The test process borrows no pooled connections: its tests hold connections in threads of
 # their own (across barriers, past a request's end), which no server does and a bounded pool
 # would make wait on each other. The servers the tests start (tests/live, tests/test_foundation)

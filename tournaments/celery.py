@@ -24,6 +24,8 @@ app.autodiscover_tasks()
 app.conf.beat_schedule = {
     "cacho-sweep-deadlines": {"task": "cacho.sweep_deadlines", "schedule": 1.0},
     "cacho-sweep-connections": {"task": "cacho.sweep_connections", "schedule": 60.0},
+    # The match heads anchored outside the matches (cacho.anchors, CACHO_ANCHOR_EVERY).
+    "cacho-anchor-heads": {"task": "cacho.anchor_heads", "schedule": 300.0},
 }
 
 # The tournaments' safety net: tables whose match ended without their result being
@@ -31,6 +33,8 @@ app.conf.beat_schedule = {
 app.conf.beat_schedule = {
     **(app.conf.beat_schedule or {}),
     "tournaments-sweep": {"task": "tournaments.sweep", "schedule": 5.0},
+    # Mail whose task was lost (tournaments.mail.delivery).
+    "tournaments-sweep-mail": {"task": "tournaments.sweep_mail", "schedule": 600.0},
 }
 
 
@@ -38,6 +42,7 @@ app.conf.beat_schedule = {
 # The ids a task works for, for the structured logs (cacho.logs): its first argument.
 TASK_IDS = {
     "cacho.expire_turn": "match",
+    "cacho.play_bot_turn": "match",
     "tournaments.record_match": "match",
     "tournaments.advance_tournament": "tournament",
 }

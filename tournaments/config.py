@@ -23,9 +23,9 @@ import ipaddress
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -73,6 +73,12 @@ class Config:
     # A Celery worker touches this file once ready and removes it on shutdown (the readiness
     # probe of a process without HTTP: `test -f`).
     worker_ready_file: Path | None = None
+    # Browser push notices (Web Push, docs/notices.md): the VAPID key pair (base64url; the
+    # public key an uncompressed secp256r1 point) and the contact the push services see.
+    # Unset: no push.
+    vapid_public_key: str = ""
+    vapid_private_key: str = ""
+    vapid_subject: str = "mailto:admin@localhost"
     # Each process's PostgreSQL connections: psycopg's pool through Django's `pool` option,
     # at most `db_pool_max` (0: no pool and no persistent connection: one per request).
     db_pool_min: int = 1
@@ -82,6 +88,11 @@ class Config:
     # a notice, each server process subscribed once per match it serves) or "lists" (its
     # list-based layer: a Lua script a notice and a blocking pop per message received).
     redis_layer: str = "pubsub"
+    # Outgoing mail (`EMAIL_URL`, docs/accounts.md): the console by default.
+    email: EmailConfig = field(default_factory=lambda: parse_email_url("console:"))
+    # The site's address as its mail links name it (`SITE_URL`): the first allowed host over
+    # https in production, http://localhost:8000 otherwise.
+    site_url: str = "http://localhost:8000"
 
     @property
     def production(self) -> bool:
@@ -123,6 +134,74 @@ class Config:
             f"Cacho {self.mode} mode ({self.env}): database {database}; "
             f"channel layer {layer}; timers {timers}"
         )
+
+
+EMAIL_SCHEMES = ("smtp", "smtps", "smtp+insecure", "console", "locmem")
+
+
+@dataclass(frozen=True)
+class EmailConfig:
+    """Where outgoing mail goes, from `EMAIL_URL`:
+
+    * ``smtp://user:pass@host:587`` — SMTP with STARTTLS (port 587 unless given);
+    * ``smtps://user:pass@host:465`` — SMTP over implicit TLS (port 465 unless given);
+    * ``smtp+insecure://host:25`` — no TLS at all: a relay on the same host or network;
+    * ``console:`` — printed on the standard output (the default);
+    * ``locmem:`` — kept in memory (`django.core.mail.outbox`), for tests.
+
+    The query may set the sender and the timeout: ``?from=Cacho%20<noreply@example.org>&timeout=10``.
+    """
+
+    backend: str
+    host: str = ""
+    port: int = 0
+    user: str = ""
+    password: str = field(default="", repr=False)
+    use_tls: bool = False
+    use_ssl: bool = False
+    timeout: int = 10
+    sender: str = "Cacho <noreply@localhost>"
+    url: str = "console:"
+
+    def describe(self) -> str:
+        return _redact(self.url)
+
+
+def parse_email_url(url: str) -> EmailConfig:
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme not in EMAIL_SCHEMES:
+        raise ConfigError(
+            f"EMAIL_URL={_redact(url)!r}: expected smtp://, smtps://, smtp+insecure://, console: or locmem:"
+        )
+    query = parse_qs(parts.query)
+    sender = (query.get("from") or ["Cacho <noreply@localhost>"])[-1].strip()
+    try:
+        timeout = int((query.get("timeout") or ["10"])[-1])
+    except ValueError as exc:
+        raise ConfigError("EMAIL_URL: timeout= is a whole number of seconds") from exc
+    if scheme == "console":
+        return EmailConfig("django.core.mail.backends.console.EmailBackend", sender=sender, url=url)
+    if scheme == "locmem":
+        return EmailConfig("django.core.mail.backends.locmem.EmailBackend", sender=sender, url=url)
+    if not parts.hostname:
+        raise ConfigError(f"EMAIL_URL={_redact(url)!r} names no host")
+    try:
+        port = parts.port or {"smtp": 587, "smtps": 465, "smtp+insecure": 25}[scheme]
+    except ValueError as exc:
+        raise ConfigError(f"EMAIL_URL={_redact(url)!r}: {exc}") from exc
+    return EmailConfig(
+        "django.core.mail.backends.smtp.EmailBackend",
+        host=parts.hostname,
+        port=port,
+        user=unquote(parts.username or ""),
+        password=unquote(parts.password or ""),
+        use_tls=scheme == "smtp",
+        use_ssl=scheme == "smtps",
+        timeout=timeout,
+        sender=sender,
+        url=url,
+    )
 
 
 def _redact(url: str | None) -> str:
@@ -233,6 +312,8 @@ def load(environ: Mapping[str, str]) -> Config:
         database_url=database_url,
         redis_url=redis_url,
         redis_layer=redis_layer,
+        email=parse_email_url(_get(environ, "EMAIL_URL") or "console:"),
+        site_url=_site_url(environ, production, allowed_hosts),
         static_root=static_root,
         secure_ssl_redirect=_bool(environ, "SECURE_SSL_REDIRECT", production),
         hsts_seconds=_int(environ, "HSTS_SECONDS", 31_536_000 if production else 0),
@@ -247,10 +328,23 @@ def load(environ: Mapping[str, str]) -> Config:
         metrics_token=_get(environ, "CACHO_METRICS_TOKEN"),
         metrics_allow=_networks(environ, "CACHO_METRICS_ALLOW"),
         metrics_port=_int(environ, "CACHO_METRICS_PORT", 0) or None,
+        vapid_public_key=_get(environ, "VAPID_PUBLIC_KEY") or "",
+        vapid_private_key=_get(environ, "VAPID_PRIVATE_KEY") or "",
+        vapid_subject=_get(environ, "VAPID_SUBJECT") or "mailto:admin@localhost",
         worker_ready_file=Path(ready_file)
         if (ready_file := _get(environ, "CACHO_WORKER_READY_FILE"))
         else None,
     )
+
+
+def _site_url(environ: Mapping[str, str], production: bool, hosts: tuple[str, ...] | None) -> str:
+    url = _get(environ, "SITE_URL")
+    if url is None:
+        named = [h for h in hosts or () if h and not h.startswith(".") and h != "*"]
+        return f"https://{named[0]}" if production and named else "http://localhost:8000"
+    if urlsplit(url).scheme not in ("http", "https") or not urlsplit(url).netloc:
+        raise ConfigError(f"SITE_URL={url!r}: expected http(s)://host[:port]")
+    return url.rstrip("/")
 
 
 def _pool(environ: Mapping[str, str]) -> dict[str, int | float]:

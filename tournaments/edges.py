@@ -155,6 +155,8 @@ class SecurityHeadersMiddleware:
             return response  # Django's technical error pages (DEBUG only) are inline by design
         policy = next((text for prefix, text in self.extra if request.path.startswith(prefix)), self.policy)
         response.headers.setdefault("Content-Security-Policy", policy)
+        # What the edge answers itself never reaches Django's clickjacking middleware.
+        response.headers.setdefault("X-Frame-Options", settings.X_FRAME_OPTIONS)
         if self.permissions:
             response.headers.setdefault("Permissions-Policy", self.permissions)
         return response

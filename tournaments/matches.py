@@ -22,6 +22,7 @@ from cacho.engine.games import game_for
 from cacho.engine.round_facts import RoundFacts
 from cacho.models import Event, Match, MatchSummary, Seat
 from cacho.services import matches as match_service
+from cacho.services.bot_play import mark_bots
 from cacho.store import read_stream
 
 
@@ -109,6 +110,7 @@ class SeatResult:
     alalay_total: int | None = None
     instant_win: bool = False
     at_time: bool = False  # decided at time (docs/rules.md §9.1), not played to its end
+    left: bool = False  # the seat abandoned the match (not in `as_dict`: tables keep their lines)
 
     def as_dict(self) -> dict[str, Any]:
         line = {
@@ -151,6 +153,7 @@ def match_result(match_id: Any) -> MatchOutcome:
             alalay_total=r.alalay_total,
             instant_win=r.instant_win,
             at_time=r.at_time,
+            left=r.left,
         )
         for r in game.results(events)
     ]
@@ -179,6 +182,14 @@ def verified_matches() -> Iterator[tuple[Any, int, dict[str, Any]]]:
 
     for match in Match.objects.order_by("created_at", "pk").iterator():
         yield match.pk, match.version, verify_match(match)
+
+
+def event_hash(match_id: Any, version: int | None) -> str | None:
+    """The chain hash of a match's event at `version` (None: no match, no such event)."""
+    if match_id is None or not version:
+        return None
+    found = Event.objects.filter(stream_id=match_id, version=version).values_list("hash", flat=True).first()
+    return str(found) if found is not None else None
 
 
 def match_summaries() -> dict[str, tuple[Any, ...]]:
@@ -480,3 +491,49 @@ def seat_users_of(match_ids: Sequence[Any]) -> dict[str, set[Any]]:
     for match_id, user_id in rows.values_list("match_id", "user_id"):
         found.setdefault(str(match_id), set()).add(user_id)
     return found
+
+
+# ---------------------------------------------------------------- open tables
+
+
+def bot_strengths(ruleset: str) -> tuple[str, ...]:
+    """The strengths of the game's bots, the plainest first."""
+    return game_for(ruleset).bot_strengths
+
+
+def create_open_match(
+    ruleset: str,
+    seat_names: Sequence[str],
+    users: Sequence[Any],
+    bots: dict[int, str],
+    *,
+    options: dict[str, Any],
+    turn_seconds: int,
+    created_by: Any,
+) -> uuid.UUID:
+    """A casual match for an open table: users (or None) take their seats and bots of
+    their strengths play the seats in `bots`, all in the caller's transaction (the bots
+    must be known before the first commit's work runs). The opener is drawn."""
+    match = match_service.create_match(
+        ruleset, list(seat_names), options=options, turn_seconds=turn_seconds, created_by=created_by
+    )
+    for index, user in enumerate(users):
+        if user is not None:
+            match_service.take_seat(match.pk, index, user)
+    mark_bots(match.pk, bots)
+    return match.pk
+
+
+def seat_users_by_index(match_id: Any) -> dict[int, Any]:
+    """Seat index -> the id of the account holding it."""
+    rows = Seat.objects.filter(match_id=match_id, user__isnull=False).values_list("index", "user_id")
+    return dict(rows)
+
+
+def has_bots(match_id: Any) -> bool:
+    return Seat.objects.filter(match_id=match_id).exclude(bot="").exists()
+
+
+def match_status(match_id: Any) -> str | None:
+    """The match's status, `live` or `finished` (None: no such match)."""
+    return Match.objects.filter(pk=match_id).values_list("status", flat=True).first()

@@ -122,6 +122,9 @@ class Tournament(models.Model):
     # How long after its match ends a table of a stage's last round can be disputed (the
     # tables of earlier rounds can be until the stage's next round is drawn).
     appeal_minutes = models.PositiveIntegerField(_("appeal window (minutes)"), default=15)
+    # How long a finished round's tables may be appealed before the next round is drawn
+    # (0: drawn at once); the director may draw early (`services.appeals`).
+    round_appeal_minutes = models.PositiveIntegerField(_("appeal period between rounds (minutes)"), default=2)
     # Played at physical tables: each table's scorekeeper enters what happens (docs/physical.md).
     physical = models.BooleanField(_("physical tables"), default=False)
     # Its finished tables count for the players' ratings (docs/ratings.md).
@@ -130,6 +133,8 @@ class Tournament(models.Model):
     # decided ("" is the game's default), and whether the round clock calls time at zero.
     time_policy = models.CharField(_("at time"), max_length=32, blank=True, default="")
     call_time_automatically = models.BooleanField(_("call time automatically"), default=False)
+    # The seated players' table talk (docs/table-talk.md); the spectators' chat is always on.
+    player_chat = models.BooleanField(_("players' chat"), default=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -253,6 +258,10 @@ class Round(models.Model):
     clock_running_since = models.DateTimeField(null=True, blank=True)
     # When time was called on the round (docs/tournaments.md, "Rounds at time"); null before.
     time_called_at = models.DateTimeField(null=True, blank=True)
+    # The appeal period after the round finished (`services.appeals`): the next round is
+    # drawn at `draw_at` (null: at once), not while a referee holds the draw.
+    draw_at = models.DateTimeField(null=True, blank=True)
+    draw_held_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -400,6 +409,13 @@ class Dispute(models.Model):
     ruling = models.JSONField(null=True, blank=True)
     filed_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # The referee handling it (claimed or assigned), and the ruled dispute it appeals.
+    assigned_to = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    appeal_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="appeals"
+    )
 
     class Meta:
         ordering = ["-filed_at"]
@@ -435,7 +451,8 @@ class ClubEvent(models.Model):
 
 class ClubInvitation(models.Model):
     """A role offered to an email with no account yet: it becomes a membership when an
-    account with that email signs up (`services.members.accept_invitations`)."""
+    account verifies that email (`services.members.accept_invitations`); its mail tells the
+    invited person (`tournaments.accounts.invitations`)."""
 
     PENDING = "pending"
     ACCEPTED = "accepted"
@@ -569,3 +586,11 @@ class SeatLink(models.Model):
 
     def __str__(self) -> str:
         return f"seat link {self.pk}: entry {self.entry_id} at table {self.table_id} ({self.status})"
+
+
+from tournaments.accounts.models import Account  # noqa: E402,F401  (accounts, mail: docs/accounts.md)
+from tournaments.appeals.models import RefereeNote  # noqa: E402,F401  (referee-only notes)
+from tournaments.mail.models import OutgoingMail  # noqa: E402,F401
+from tournaments.notices.models import HiddenTab, Notice, NoticeSettings, PushSubscription  # noqa: E402,F401
+from tournaments.open_tables.models import OpenSeat, OpenTable  # noqa: E402,F401  (docs/lobby.md, open tables)
+from tournaments.seasons.models import League, Season  # noqa: E402,F401  (docs/seasons.md)

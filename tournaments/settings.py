@@ -23,12 +23,35 @@ CACHO_DATABASE = CONFIG.database  # "sqlite" | "postgresql"
 CACHO_CHANNEL_LAYER = CONFIG.channel_layer  # "in-memory" | "redis"
 CACHO_TIMERS = CONFIG.timers  # "in-process" | "celery"
 CACHO_DEMO_BOTS = CONFIG.demo_bots  # the serving process plays the demo club's bots
+# The appeal period between rounds of a tournament created without one (minutes; 0: the
+# next round is drawn as soon as the last table ends). The test suite sets 0.
+CACHO_ROUND_APPEAL_MINUTES = int(os.environ.get("CACHO_ROUND_APPEAL_MINUTES", "2"))
+# Each match's chain head anchored outside it (cacho.anchors): a digest of the heads that
+# moved, every 5 minutes (beat: tournaments/celery.py), signed with a key kept apart from
+# the database (CACHO_ANCHOR_KEY; the secret key when not set). docs/event-store.md "Anchors".
+CACHO_ANCHOR_KEY = os.environ.get("CACHO_ANCHOR_KEY") or CONFIG.secret_key
 CACHO_SNAPSHOT_EVERY = 100  # events between two snapshots of a match's state (cacho.snapshots)
 CACHO_DB_PREPARED = CONFIG.prepared_statements  # the event store's statements prepared (cacho.prepared)
 # Told after commit that a match has ended (cacho.services.finished): its table's result.
-CACHO_MATCH_FINISHED = ["tournaments.services.results.match_finished"]
+CACHO_MATCH_FINISHED = [
+    "tournaments.services.results.match_finished",
+    "tournaments.open_tables.service.match_finished",  # an open table's end and ratings
+]
+# A bot waits this long before its move (cacho.services.bot_turns; a test may set 0).
+CACHO_BOT_THINK_MS = int(os.environ.get("CACHO_BOT_THINK_MS", "900"))
+# Who hears that a match's turn passed to a player (cacho.services.turns): the "your turn"
+# notice while that player's tab is hidden (docs/notices.md).
+CACHO_TURN_STARTED = ["tournaments.notices.turns.turn_started"]
+# Browser push (Web Push): the VAPID key pair and contact from the environment; no keys, no push.
+VAPID_PUBLIC_KEY = CONFIG.vapid_public_key
+VAPID_PRIVATE_KEY = CONFIG.vapid_private_key
+VAPID_SUBJECT = CONFIG.vapid_subject
 # Who referees a match (the omniscient view): the club referees of its tournament.
 CACHO_REFEREE_CHECK = "tournaments.services.disputes.referees_match"
+# Table talk (docs/table-talk.md): a club table's chat switch and queue; the clubs a user moderates.
+CACHO_TALK_TABLE = "tournaments.services.talk.table_talk"
+CACHO_TALK_CLUBS = "tournaments.services.talk.moderated_clubs"
+CACHO_TALK_MAX_CHARS = 280  # a table-talk message's length
 # Who may import a physical table's record (cacho.services.scorekeepers).
 CACHO_IMPORT_CHECK = "tournaments.services.physical.may_import"
 # Which seat a browser's session holds without an account (cacho.services.seat_holders):
@@ -105,7 +128,10 @@ if CONFIG.database_url:
             "max_size": CONFIG.db_pool_max,
             "timeout": CONFIG.db_pool_timeout,  # seconds a request waits for a free connection
         }
-        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # the pool checks a connection it lends
+        # The pool checks a connection it lends; a dead one has it check them all and
+        # replace the dead (the server dropped them: tournaments/db_pool.py, tournaments/pg).
+        DATABASES["default"]["ENGINE"] = "tournaments.pg"
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     else:
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
 else:
@@ -163,6 +189,8 @@ else:
 # ------------------------------------------------------------------ celery (timers)
 if CONFIG.redis_url:
     CELERY_BROKER_URL = CONFIG.redis_url
+    # kombu's Redis transport, surviving a Redis that comes back empty (tournaments/broker.py).
+    CELERY_BROKER_TRANSPORT = "tournaments.broker:Transport"
     CELERY_TASK_ALWAYS_EAGER = False
 else:
     # Embedded: no broker, no worker; tasks run in-process when called.
@@ -177,6 +205,22 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # ETA/countdown tasks are redelivered after this; timer tasks must be idempotent.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = "UTC"
+
+# ------------------------------------------------------------------ mail (docs/accounts.md)
+# One setting, EMAIL_URL (tournaments.config.EmailConfig); mail leaves through tournaments.mail.
+EMAIL_BACKEND = CONFIG.email.backend
+EMAIL_HOST = CONFIG.email.host
+EMAIL_PORT = CONFIG.email.port
+EMAIL_HOST_USER = CONFIG.email.user
+EMAIL_HOST_PASSWORD = CONFIG.email.password
+EMAIL_USE_TLS = CONFIG.email.use_tls
+EMAIL_USE_SSL = CONFIG.email.use_ssl
+EMAIL_TIMEOUT = CONFIG.email.timeout
+DEFAULT_FROM_EMAIL = CONFIG.email.sender
+SERVER_EMAIL = CONFIG.email.sender
+CACHO_SITE_URL = CONFIG.site_url  # the links in mail (tournaments.mail.site_url)
+PASSWORD_RESET_TIMEOUT = 2 * 3600  # seconds a password reset link lasts
+CACHO_VERIFY_EMAIL_SECONDS = 3 * 86400  # seconds an address's verification link lasts
 
 # ------------------------------------------------------------------ auth
 AUTH_PASSWORD_VALIDATORS = [
@@ -321,9 +365,17 @@ CACHO_RATES = {
     "api-anon": "600/min",  # API requests per address, not logged in
     "api-user": "1200/min",  # API requests per user
     "commands": "600/min",  # moves per user, over the API and the sockets together
-    "login-failed": "10/15min",  # failed logins per address and per user name
+    "login-failed": "10/15min",  # failed logins per address and user name together
+    "login-failed-address": "100/15min",  # failed logins per address, whatever the names
+    "login-failed-name": "5/min",  # failed logins per user name from anywhere (a short wait)
+    # Good logins per address and user name: any one exempts that pair from `login-failed-name`.
+    "login-known": "1/30d",
     "signup": "10/hour",  # accounts made per address
     "seat-link": "20/10min",  # failed seat-link openings per address (tournaments.services.seat_links)
+    "password-reset": "5/hour",  # reset mails asked per address and per email (tournaments.accounts)
+    "verify-email": "5/hour",  # verification mails per account
+    "account-change": "10/hour",  # password and email changes per account
+    "chat": "12/min",  # table-talk messages per user (or seat without an account), docs/table-talk.md
 }
 CACHO_RATES_PREFIX = "cacho:rate"
 CACHO_RATES_REDIS = CONFIG.redis_url  # shared by every process; None: counted in the process
@@ -333,6 +385,8 @@ CACHO_LIVE_FRAME_RATE = 20.0
 CACHO_LIVE_FRAME_BURST = 60
 # A socket further behind than this many events gets one state frame instead of the events.
 CACHO_LIVE_CATCH_UP_EVENTS = 20
+# Seconds between two checks that the channel layer's Redis is the same server (cacho.live.layer_watch).
+CACHO_LIVE_LAYER_CHECK = 1.0
 # The Content Security Policy of every response (docs/security.md): scripts and styles from
 # this site's files only, no inline script, no inline style attribute or event handler; JSON
 # data islands (json_script) are not executed and need nothing.

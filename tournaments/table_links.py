@@ -8,10 +8,12 @@ from typing import Any
 
 from django.db.models import Q
 
-from tournaments.models import Entry, Table
+from tournaments.models import Dispute, Entry, Table
+from tournaments.services import appeals
 from tournaments.services.seat_links import session_entries
 from tournaments.services.standings import standing_rows
 
+DECIDING = ("award-result", "disqualify")  # rulings that name the winner themselves
 TOP_ROWS = 5  # the end screen's standings: the leaders, then the viewer's own rows
 
 
@@ -103,4 +105,17 @@ def links(match_id: str, user: Any, session: Any = None) -> dict[str, Any]:
         "placements": placements(table) if table.status == Table.FINISHED else [],
         # once the table's result is in: the standings it changed
         "standings": standings_near(table, user, session) if table.status == Table.FINISHED else None,
+        "ruling": deciding_ruling(table),
+        # the round's appeal period: until when its tables may be disputed before the next draw
+        "appeal": appeals.view(table.round),
     }
+
+
+def deciding_ruling(table: Table) -> dict[str, Any] | None:
+    """The latest ruling that decided the table's result (an award or a disqualification):
+    its kind and the referee's reason, shown beside the winner."""
+    ruled = Dispute.objects.filter(table=table, status=Dispute.RULED, ruling__kind__in=DECIDING)
+    dispute = ruled.order_by("-closed_at", "-pk").first()
+    if dispute is None or not dispute.ruling:
+        return None
+    return {"dispute": dispute.pk, "kind": dispute.ruling["kind"], "reason": dispute.ruling.get("reason", "")}

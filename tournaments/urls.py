@@ -24,6 +24,8 @@ urlpatterns = [
     path("api/", include("tournaments.api.urls")),
     path("api/", include("cacho.api.urls")),
     path("api/", include("cacho.live.urls")),
+    path("api/", include("tournaments.notices.urls")),
+    path("api/", include("cacho.talk.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("frontend.urls")),
 ]

@@ -37,6 +37,7 @@ from cacho.engine.bidding.at_time import placements as bidding_at_time_placement
 from cacho.engine.bidding.bots import bot_payload as bidding_bot_payload
 from cacho.engine.bidding.entries import entry_options as bidding_entry_options
 from cacho.engine.bidding.facts import round_facts as bidding_round_facts
+from cacho.engine.bidding.reasoning import reasoning_payload
 from cacho.engine.bidding.record import command_of_action as bidding_record_command
 from cacho.engine.bidding.record import match_started_of as bidding_record_start
 from cacho.engine.bidding.record import outcome_command as bidding_outcome_command
@@ -132,6 +133,12 @@ def _dice_field(payload: Mapping[str, Any], name: str) -> tuple[int, ...]:
     return tuple(value)
 
 
+def _strength(game: Game, strength: str) -> str:
+    if strength not in game.bot_strengths:
+        raise RuleError("unknown-bot-strength", f"{game.name} has no bot of strength {strength!r}")
+    return strength
+
+
 def _not_physical() -> RuleError:
     return RuleError("not-physical", "this match is played online: the server rolls its dice")
 
@@ -141,6 +148,8 @@ class Game(Protocol):
     traits: Traits  # what the shells draw differently for this game (cacho.engine.traits)
     # The policies that decide a table at time (rules.md §9.1), the default first.
     time_policies: tuple[str, ...]
+    # The bots' strengths, the plainest first (docs/engine.md, "Bots").
+    bot_strengths: tuple[str, ...]
 
     def rulesets(self) -> tuple[str, ...]: ...
 
@@ -224,12 +233,17 @@ class Game(Protocol):
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]: ...
 
-    def bot_payload(self, state: State, seat: str, rng: BotRandom) -> dict[str, Any] | None:
-        """The payload the game's bot sends for `seat` now, as a client would send it to
-        `parse_command` (None: `seat` has nothing to do)."""
+    def bot_payload(
+        self, state: State, seat: str, rng: BotRandom, strength: str = "random"
+    ) -> dict[str, Any] | None:
+        """The payload the game's bot of `strength` (one of `bot_strengths`) sends for `seat`
+        now, as a client would send it to `parse_command` (None: `seat` has nothing to do);
+        RuleError `unknown-bot-strength` for a strength the game has not."""
         ...
 
-    def bot_payload_for_view(self, view: Mapping[str, Any], rng: BotRandom) -> dict[str, Any] | None:
+    def bot_payload_for_view(
+        self, view: Mapping[str, Any], rng: BotRandom, strength: str = "random"
+    ) -> dict[str, Any] | None:
         """The same policy from what the player sees: their `view`, JSON or not."""
         ...
 
@@ -307,6 +321,7 @@ class BiddingGame(_EngineGame):
     engine = bidding
     traits = BIDDING
     time_policies: tuple[str, ...] = bidding_at_time.POLICIES
+    bot_strengths: tuple[str, ...] = ("random", "reasoning")
     ruling_kinds = frozenset(KINDS) - {"correct-turn"}
 
     def round_facts(self, events: Sequence[Event]) -> tuple[RoundFacts, ...]:
@@ -508,14 +523,22 @@ class BiddingGame(_EngineGame):
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return bidding.view(state, viewer)
 
-    def bot_payload(self, state: State, seat: str, rng: BotRandom) -> dict[str, Any] | None:
+    def bot_payload(
+        self, state: State, seat: str, rng: BotRandom, strength: str = "random"
+    ) -> dict[str, Any] | None:
         if state.config.physical:
             return None  # nobody plays for a seat at a physical table
+        if _strength(self, strength) == "reasoning":  # it thinks from its player's view only
+            return reasoning_payload(bidding.view(state, Viewer.of_player(seat)), rng)
         return bidding_bot_payload(bidding.legal_actions(state, seat), rng)  # the view's `legal`
 
-    def bot_payload_for_view(self, view: Mapping[str, Any], rng: BotRandom) -> dict[str, Any] | None:
+    def bot_payload_for_view(
+        self, view: Mapping[str, Any], rng: BotRandom, strength: str = "random"
+    ) -> dict[str, Any] | None:
         if view.get("physical"):
             return None
+        if _strength(self, strength) == "reasoning":
+            return reasoning_payload(view, rng)
         return bidding_bot_payload(view.get("legal") or {}, rng)
 
     def view_event(self, event: Event, state: State, viewer: Viewer) -> dict[str, Any]:
@@ -569,6 +592,7 @@ class AlalayGame(_EngineGame):
     engine = alalay
     traits = ALALAY
     time_policies: tuple[str, ...] = alalay_at_time.POLICIES
+    bot_strengths: tuple[str, ...] = ("random",)  # its one policy (alalay/bots.py)
     ruling_kinds = frozenset(KINDS) - {"void-round", "adjust-dice"}
 
     def round_facts(self, events: Sequence[Event]) -> tuple[RoundFacts, ...]:
@@ -763,12 +787,18 @@ class AlalayGame(_EngineGame):
         out["game"] = "alalay"
         return out
 
-    def bot_payload(self, state: State, seat: str, rng: BotRandom) -> dict[str, Any] | None:
+    def bot_payload(
+        self, state: State, seat: str, rng: BotRandom, strength: str = "random"
+    ) -> dict[str, Any] | None:
+        _strength(self, strength)
         if state.physical:
             return None  # nobody plays for an entry at a physical table
         return alalay_bot_payload(alalay.view(state, Viewer.of_player(seat)), rng)
 
-    def bot_payload_for_view(self, view: Mapping[str, Any], rng: BotRandom) -> dict[str, Any] | None:
+    def bot_payload_for_view(
+        self, view: Mapping[str, Any], rng: BotRandom, strength: str = "random"
+    ) -> dict[str, Any] | None:
+        _strength(self, strength)
         if view.get("physical"):
             return None
         return alalay_bot_payload(view, rng)

@@ -13,3 +13,7 @@ class LiveConfig(AppConfig):
 
         # Embedded mode: the serving process keeps the turn deadlines itself.
         deadlines.register("in-process", TIMERS.schedule)
+        from cacho.live.bot_turns import BOTS
+        from cacho.services import bot_turns
+
+        bot_turns.register("in-process", BOTS.schedule)

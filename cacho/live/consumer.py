@@ -34,11 +34,13 @@ from cacho.live.protocol import (
     PingFrame,
     StateRequest,
     SyncFrame,
+    TalkFrame,
     ack_ok,
     ack_refused,
     error_frame,
     parse_client_frame,
 )
+from cacho.live.talk import SocketTalk
 from cacho.services.notices import group_name
 from cacho.services.state_cache import STATES, follow_notice
 
@@ -55,6 +57,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     role: str  # for the open-sockets gauge (cacho.metrics), once accepted
     # (version, seats, text) of the last state frame sent from the cache: a repeat is free.
     state_memo: tuple[int, Any, str] | None = None
+    talk_side: SocketTalk | None = None  # table talk (cacho.live.talk), made on first use
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """As AsyncConsumer's, but group messages come from the process's hub (cacho.live.hub)
@@ -134,6 +137,8 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         elif isinstance(frame, SyncFrame):
             self.sent_version = min(self.sent_version, frame.version)
             await self._catch_up()
+        elif isinstance(frame, TalkFrame):
+            await self._talk().handle(self, frame)
         else:
             await self._command(frame)
 
@@ -169,11 +174,26 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if not await self._send_wire(message.get("events") or [], version):
             await self._catch_up()
 
+    async def match_resync(self, message: dict[str, Any]) -> None:
+        """The layer may have lost notices (its Redis restarted: cacho.live.hub): read the store."""
+        await self._catch_up()
+
     async def match_seats(self, message: dict[str, Any]) -> None:
         self.seats = None  # read again with the next state
 
     async def match_presence(self, message: dict[str, Any]) -> None:
         await self._send({"t": "presence", "d": message["presence"]})
+
+    async def match_chat(self, message: dict[str, Any]) -> None:
+        await self._talk().deliver(self, message)
+
+    async def match_mutes(self, message: dict[str, Any]) -> None:
+        self._talk().mutes_changed(message)
+
+    def _talk(self) -> SocketTalk:
+        if self.talk_side is None:
+            self.talk_side = SocketTalk(self.connection)
+        return self.talk_side
 
     # ---------------------------------------------------------------- sending
 
@@ -239,4 +259,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         presence = await database_sync_to_async(reads.seat_presence_changed)(self.match_id)
         group = group_name(self.match_id)
         message = {"type": "match.presence", "group": group, "presence": presence}
-        await self.channel_layer.group_send(group, message)
+        try:
+            await self.channel_layer.group_send(group, message)
+        except Exception:  # the layer's Redis away: presence is best effort, the socket lives on
+            logger.warning("presence notice to %s dropped", group, exc_info=True)

@@ -8,6 +8,10 @@ socket for that match opens, and leaves it with the last; the group's messages (
 name their group) are handed to the local sockets' inboxes. A move is then one message
 per server process, whatever the number of sockets.
 
+A Redis behind the layer that restarts (or comes back after an outage) has forgotten the
+hub's memberships and dropped the notices sent meanwhile: the hub watches for it
+(cacho.live.layer_watch), joins its groups again and has every socket resync from the store.
+
 One hub per event loop (a server process has one; tests may run several in turn).
 """
 
@@ -18,9 +22,14 @@ import logging
 import weakref
 from typing import Any
 
+from django.conf import settings
+
+from cacho.live.layer_watch import ServerWatch, redis_address
+
 logger = logging.getLogger(__name__)
 
 HUB_PREFIX = "hub-"  # the hubs' channel names (one per server process)
+RESYNC = {"type": "match.resync"}  # to every socket after the layer lost notices
 
 Inbox = asyncio.Queue[dict[str, Any]]
 
@@ -32,8 +41,10 @@ class Hub:
         self._channel: str | None = None
         self._pump: asyncio.Task[None] | None = None
         self._naming = asyncio.Lock()
+        self._watch: asyncio.Task[None] | None = None
 
     async def join(self, group: str, inbox: Inbox) -> None:
+        await self._ensure_watch()
         sockets = self._sockets.setdefault(group, set())
         sockets.add(inbox)
         if len(sockets) == 1:
@@ -58,6 +69,46 @@ class Hub:
         if self._pump is None or self._pump.done():
             self._pump = asyncio.get_running_loop().create_task(self._run(self._channel))
         return self._channel
+
+    async def _ensure_watch(self) -> None:
+        if self._watch is not None and not self._watch.done():
+            return
+        address = redis_address(self.layer)
+        if address is None:
+            return
+        async with self._naming:
+            if self._watch is None or self._watch.done():
+                # The server's identity is read before the first membership: a restart right
+                # after it is a change, not the first identity seen.
+                watch = ServerWatch(address)
+                await watch.lost()
+                self._watch = asyncio.get_running_loop().create_task(self._watch_layer(watch))
+
+    async def _watch_layer(self, watch: ServerWatch) -> None:
+        try:
+            while True:
+                await asyncio.sleep(settings.CACHO_LIVE_LAYER_CHECK)
+                if await watch.lost() and not await self.rejoin():
+                    watch.again()
+        finally:
+            await watch.close()
+
+    async def rejoin(self) -> bool:
+        """Every group again, then every socket reads what it missed from the store. Leaving
+        first makes the pub/sub layer subscribe again (it keeps its own record of what it
+        subscribed to); the lists layer only writes the membership again."""
+        channel = await self._ensure_pump()
+        for group in tuple(self._sockets):
+            try:
+                await self.layer.group_discard(group, channel)
+                await self.layer.group_add(group, channel)
+            except Exception:  # gone again: the watch tries once more when it is back
+                logger.warning("live hub: joining %s again failed", group, exc_info=True)
+                return False
+        for group, sockets in tuple(self._sockets.items()):
+            for inbox in tuple(sockets):
+                inbox.put_nowait({**RESYNC, "group": group})
+        return True
 
     async def _run(self, channel: str) -> None:
         while True:

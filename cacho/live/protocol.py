@@ -5,11 +5,13 @@ Client to server:
   {"t": "sync", "v": LAST_VERSION_SEEN}
   {"t": "state"}                      ask for a full state
   {"t": "ping"}
+  {"t": "chat", "c": CHANNEL, "text" | "phrase", "id"?}, {"t": "chat-history", "after"?}   table talk
 Server to client:
   {"v": VERSION, "t": EVENT_TYPE, "d": PAYLOAD_FOR_THIS_VIEWER, ...}   one per event
   {"t": "state", "v": VERSION, "d": VIEW}                            a full state
   {"t": "ack", "id": ID, "ok": true, "v": VERSION} / {"t": "ack", "id": ID, "ok": false, "code", "message"}
   {"t": "presence", "d": {...}}, {"t": "pong"}, {"t": "error", "code", "message"}
+  {"t": "chat", "d": MESSAGE}, {"t": "chat-history", "d": {...}}, {"t": "chat-ack", ...}   table talk
 
 Parsing is strict: a frame that is not one of these is an error frame, never a write.
 A frame's JSON and text follow the edges' input policy (cacho.inputs): no NUL nor
@@ -57,13 +59,23 @@ class StateRequest:
     pass
 
 
-ClientFrame = CommandFrame | SyncFrame | PingFrame | StateRequest
+@dataclass(frozen=True)
+class TalkFrame:
+    """Table talk (`chat`, `chat-history`: docs/table-talk.md), checked by `cacho.talk`."""
+
+    kind: str
+    data: dict[str, Any]
+
+
+ClientFrame = CommandFrame | SyncFrame | PingFrame | StateRequest | TalkFrame
 
 _KEYS: dict[str, tuple[set[str], set[str]]] = {
     "command": ({"t", "id", "d"}, {"v"}),
     "sync": ({"t", "v"}, set()),
     "ping": ({"t"}, set()),
     "state": ({"t"}, set()),
+    "chat": ({"t", "c"}, {"id", "text", "phrase"}),
+    "chat-history": ({"t"}, {"after"}),
 }
 
 
@@ -101,6 +113,8 @@ def parse_client_frame(text: str | None) -> ClientFrame:
         return StateRequest()
     if kind == "sync":
         return SyncFrame(_version(data["v"]))
+    if kind in ("chat", "chat-history"):
+        return TalkFrame(kind, data)
     command_id, payload = data["id"], data["d"]
     if not isinstance(command_id, str) or not 1 <= len(command_id) <= MAX_COMMAND_ID:
         raise FrameError("bad-command-id", f"a command id is a string of 1 to {MAX_COMMAND_ID} characters")

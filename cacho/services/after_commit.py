@@ -1,5 +1,5 @@
 """What follows a committed append: the process's cache, the projections, the notice to
-the match's sockets, the turn's timer, and the match-finished listeners.
+the match's sockets, the turn's timer, the turn listeners and the match-finished listeners.
 
 None of it can undo the commit: each part's failure is logged, and each has a way back
 (projections are rebuilt from the log, clients catch up by version, the sweep plays a
@@ -25,7 +25,7 @@ from typing import Any
 from cacho import databases, metrics, projections, snapshots
 from cacho.clock import now_ms
 from cacho.engine.games import Game
-from cacho.services import deadlines, finished, notices
+from cacho.services import bot_turns, deadlines, finished, notices, turns
 from cacho.services.dispatch import DISPATCH, Queued
 from cacho.services.presentation import wire_event
 from cacho.services.state_cache import STATES, Cached
@@ -71,8 +71,17 @@ def run(done: Committed) -> None:
             queued.append((timer, ("timer", head.key), None, hold))
         else:
             _logged(partial(deadlines.schedule, head.id, head.version, head.deadline_ms), "turn timer")
+    if head.turn_key and not done.finished and turns.listeners():
+        player = done.game.to_act(done.state)
+        if player is not None:
+            heard = partial(turns.turn_started, head.id, head.version, player)
+            if databases.postgresql():  # held: a turn played within the hold is never told
+                queued.append((heard, ("turn", head.key), None, turns.HOLD))
+            else:
+                _logged(heard, "turn listeners")
     if queued:
         DISPATCH.call_each(queued)
+    _logged(partial(bot_turns.after_commit, head, done.game, done.state, done.finished), "bot turn")
     if done.finished:
         finished.match_finished(head.id)
 

@@ -21,6 +21,7 @@ def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:
             "name": seat.name,
             "player": seat.user.get_username() if seat.user is not None else None,
             "you": user_id is not None and seat.user_id == user_id,
+            "bot": seat.bot or None,  # a bot's strength: a bot plays this seat
         }
         for seat in match.seats.select_related("user").order_by("index")
     ]

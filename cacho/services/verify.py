@@ -4,7 +4,8 @@ round's (turn's) dice against its revealed seed and commitment.
 The first problem found is reported with the event's version and a stable reason:
 `version-gap`, `hash-mismatch`, `chain-head-mismatch`, `unreadable-event`,
 `dice-without-commitment`, `commitment-changed`, `offset-gap`,
-`seed-does-not-match-commitment`, `dice-do-not-match-seed`.
+`seed-does-not-match-commitment`, `dice-do-not-match-seed`; then the heads anchored
+outside the match: `anchor-mismatch`, `anchored-event-missing`, `anchor-not-signed`.
 Only public data is used (events and their metadata): anyone can repeat it.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cacho.anchors import service as anchors
 from cacho.chain import stored_hash
 from cacho.engine import fairness
 from cacho.engine.games import game_for
@@ -63,6 +65,14 @@ def verify_match(match: Match) -> dict[str, Any]:
             "reason": broken.reason,
             "message": broken.message,
         }
+        return report
+    # A chain computed again after its events were changed or cut holds together: the
+    # heads anchored outside the match (signed digests) do not (cacho.anchors).
+    if (anchored := anchors.check_match(match.pk, events)) is not None:
+        version, reason, message = anchored
+        found = events[version - 1].type if 0 < version <= len(events) else None
+        report["valid"] = False
+        report["error"] = {"version": version, "type": found, "reason": reason, "message": message}
     return report
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from django import template
 
+from cacho.talk.policy import MODERATE
 from tournaments.models import Membership
 from tournaments.services.clubs import DESK
 from tournaments.services.physical import KEEPERS
@@ -21,10 +22,12 @@ def nav_items(context: template.Context) -> dict[str, bool]:
     request = context.get("request")
     user: Any = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
-        return {"organise": False, "scorekeeper": False, "disputes": False}
+        return {"organise": False, "scorekeeper": False, "disputes": False, "talk": False}
     roles = set(Membership.objects.filter(user=user).values_list("role", flat=True))
     return {
         "organise": bool(roles & set(DESK)),
         "scorekeeper": bool(roles & set(KEEPERS)),
         "disputes": bool(roles & set(Membership.REFEREES)),
+        # Reported table talk: the club's referees, and the site moderators (docs/table-talk.md).
+        "talk": bool(roles & set(Membership.REFEREES)) or user.has_perm(MODERATE),
     }

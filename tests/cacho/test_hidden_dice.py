@@ -54,7 +54,12 @@ def check_responses(match: Match, players: tuple[str, ...], who: dict[str, tuple
     secret = DiceSeed.objects.filter(match=match, revealed=False).values_list("seed", flat=True)
     base = f"/api/matches/{match.pk}"
     for client, viewer in who.values():
-        responses = [client.get(base), client.get(f"{base}/events?after=0"), client.get(f"{base}/verify")]
+        responses = [
+            client.get(base),
+            client.get(f"{base}/events?after=0"),
+            client.get(f"{base}/verify"),
+            client.get(f"{base}/chat"),  # table talk (its socket frames: tests/cacho/test_talk_socket.py)
+        ]
         for response in responses:
             assert response.status_code == 200, response.content
             text = response.content.decode()

@@ -120,6 +120,7 @@ def test_the_connection_pool_is_sized_per_process_from_the_environment(tmp_path:
     database = pooled["DATABASES"]["default"]
     assert database["CONN_MAX_AGE"] == 0  # no connection kept per thread
     assert database["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 3, "timeout": 10.0}
+    assert database["ENGINE"] == "tournaments.pg"  # the pool's check (tournaments/db_pool.py)
     unpooled = settings_of(clean_env(tmp_path, DATABASE_URL=url, CACHO_DB_POOL_MAX="0"), "DATABASES")
     assert "pool" not in unpooled["DATABASES"]["default"]["OPTIONS"]
     assert unpooled["DATABASES"]["default"]["CONN_MAX_AGE"] == 0

@@ -53,7 +53,7 @@ def test_service_settings(tmp_path: Path) -> None:
     assert s["CACHO_MODE"] == "services"
     assert s["CACHO_TIMERS"] == "celery"
     db = s["DATABASES"]["default"]
-    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert db["ENGINE"] == "tournaments.pg"  # Django's, with the pool's check of tournaments/db_pool.py
     assert (db["NAME"], db["USER"], db["HOST"], int(db["PORT"])) == ("cacho_x", "someone", "db.example", 6543)
     layer = s["CHANNEL_LAYERS"]["default"]
     assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"

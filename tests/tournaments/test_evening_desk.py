@@ -461,6 +461,9 @@ def test_members_by_username_or_email_invitations_and_the_club_log(make_user: An
     olga.force_authenticate(owner)
     base = f"/api/clubs/{club.pk}/members"
     rita = make_user("rita", email="rita@example.org")
+    from tournaments.accounts.models import Account
+
+    Account.objects.create(user=rita, verified_email=rita.email)  # only a verified address names an account
     assert olga.post(base, {"username": "rita", "role": "referee"}, format="json").json()["kind"] == "member"
     same = olga.post(base, {"username": "rita", "role": "referee"}, format="json")
     assert same.status_code == 400 and same.json()["code"] == "member-has-role"
@@ -479,8 +482,8 @@ def test_members_by_username_or_email_invitations_and_the_club_log(make_user: An
     ):
         response = olga.post(base, body, format="json")
         assert response.status_code == 400 and response.json()["code"] == code, body
-    make_user("twin1", email="twin@example.org")
-    make_user("twin2", email="Twin@example.org")
+    for twin in (make_user("twin1", email="twin@example.org"), make_user("twin2", email="Twin@example.org")):
+        Account.objects.create(user=twin, verified_email=twin.email)
     twins = olga.post(base, {"email": "twin@example.org", "role": "player"}, format="json")
     assert twins.status_code == 400 and twins.json()["code"] == "email-ambiguous"
 
@@ -495,6 +498,12 @@ def test_members_by_username_or_email_invitations_and_the_club_log(make_user: An
         },
     )
     assert page.status_code == 302, page.content.decode()[:2000]
+    # ... once the address is verified (the link mailed at sign-up: tests/accounts)
+    from tournaments.accounts.services import verify_email
+    from tournaments.mail.models import OutgoingMail
+
+    assert not Membership.objects.filter(club=club, user__username="nueva").exists()
+    verify_email(OutgoingMail.objects.get(kind="verify_email").context["link"].rstrip("/").rsplit("/", 1)[1])
     assert Membership.objects.filter(club=club, user__username="nueva", role="scorekeeper").exists()
     assert ClubInvitation.objects.get(email="nueva@example.org").status == ClubInvitation.ACCEPTED
     taken = client.post(

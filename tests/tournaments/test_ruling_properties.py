@@ -123,6 +123,10 @@ def _answers_for(user: Any, dispute_id: int, match_id: Any, ruling: dict[str, An
         client.get(f"/api/matches/{match_id}/disputes"),
         client.post(f"/api/disputes/{dispute_id}/preview", {"ruling": ruling}, format="json"),
         client.post(f"/api/disputes/{dispute_id}/comments", {"text": "Any news?"}, format="json"),
+        # the referees' tools and the end screen's place in the tournament
+        client.get(f"/api/disputes/{dispute_id}/notes"),
+        client.post(f"/api/disputes/{dispute_id}/appeal", {"text": "Again"}, format="json"),
+        client.get(f"/api/matches/{match_id}/tournament"),
     ]
     return [answer.content.decode() for answer in answers]
 

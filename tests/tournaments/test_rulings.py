@@ -86,7 +86,7 @@ def test_void_round_three_of_a_live_match_and_replay_it(club: Club) -> None:
     )
     assert ruled.status_code == 200, ruled.json()
     assert ruled.json()["status"] == "ruled" and ruled.json()["ruling"]["kind"] == "void-round"
-    assert [s["type"] for s in ruled.json()["trail"]] == ["filed", "paused", "ruled"]
+    assert [s["type"] for s in ruled.json()["trail"]] == ["filed", "paused", "resumed", "ruled"]
     again = state_of(table.match_id)
     assert again.round is not None and again.round.number == 4  # round 3 played again, as a new round
     assert verify_match(Match.objects.get(pk=table.match_id))["valid"] is True
@@ -212,6 +212,9 @@ def test_alalay_correct_turn_on_a_scorekeepers_finished_table(make_user: Any) ->
     tournament.refresh_from_db()
     assert tournament.status == Tournament.FINISHED
     table = Table.objects.get(round__tournament=tournament)
+    # The scorekeeper is a party only to a physical table: this one's sheet was theirs (the
+    # bots stand in for the players whose turns were entered).
+    Table.objects.filter(pk=table.pk).update(physical=True)
     record = club_client(scorekeeper).get(f"/api/matches/{table.match_id}/record").json()
     winner_line = min(table.result, key=lambda line: line["placement"])
     winner_seat = table.seats.get(entry_id=winner_line["entry"]).match_seat

@@ -18,7 +18,7 @@ from tournaments import matches
 from tournaments.api.views import ERRORS, exception_handler
 from tournaments.exports import tiebreak_text
 from tournaments.models import Dispute
-from tournaments.services import disputes, log, rulings
+from tournaments.services import disputes, log, referee_tools, rulings
 from tournaments.services.errors import TournamentError
 
 
@@ -47,6 +47,8 @@ def trail_labels() -> dict[str, str]:
         log.DISPUTE_WITHDRAWN: _("Dispute withdrawn"),
         log.TABLE_CORRECTED: _("Table result corrected"),
         log.TABLE_REOPENED: _("Table reopened"),
+        referee_tools.DISPUTE_ASSIGNED: _("Referee assigned"),
+        referee_tools.DISPUTE_APPEALED: _("Ruling appealed"),
     }
 
 
@@ -59,6 +61,8 @@ TRAIL_TYPES = {
     log.DISPUTE_WITHDRAWN: "withdrawn",
     log.TABLE_CORRECTED: "corrected",
     log.TABLE_REOPENED: "reopened",
+    referee_tools.DISPUTE_ASSIGNED: "assigned",
+    referee_tools.DISPUTE_APPEALED: "appealed",
 }
 
 
@@ -75,6 +79,7 @@ def dispute_json(dispute: Dispute, user: Any) -> dict[str, Any]:
     names = _usernames({step["actor"] for step in steps})
     labels, kinds = trail_labels(), ruling_labels()
     closes = disputes.window_closes_at(table, matches.ended_at(dispute.match_id))
+    referee = disputes.is_referee(user, tournament)
     ruling = None
     if dispute.ruling:
         ruling = {**dispute.ruling, "kind_label": kinds.get(dispute.ruling["kind"], dispute.ruling["kind"])}
@@ -119,9 +124,26 @@ def dispute_json(dispute: Dispute, user: Any) -> dict[str, Any]:
             }
             for step in steps
         ],
-        "can_rule": disputes.is_referee(user, tournament) and dispute.status == Dispute.OPEN,
+        "can_rule": referee and dispute.status == Dispute.OPEN,
         "window_closes_at": closes.isoformat() if closes else None,
+        "assigned_to": dispute.assigned_to.get_username() if dispute.assigned_to else None,
+        "appeal_of": dispute.appeal_of_id,
+        "appeals": list(dispute.appeals.order_by("pk").values_list("pk", flat=True)),
+        # the referees' own notes: absent for anyone else
+        **({"notes": notes_json(referee_tools.notes(dispute.pk, user))} if referee else {}),
     }
+
+
+def notes_json(notes: list[Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": n.pk,
+            "by": n.author.get_username() if n.author else "",
+            "at": n.created_at.isoformat(),
+            "text": n.text,
+        }
+        for n in notes
+    ]
 
 
 class DisputeInput(serializers.Serializer):

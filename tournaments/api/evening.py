@@ -22,7 +22,7 @@ from tournaments import matches, printables
 from tournaments.api import serializers as s
 from tournaments.api.views import ERRORS, exception_handler
 from tournaments.models import ClubInvitation, Dispute, Entry, Membership, Round, Table, Tournament
-from tournaments.services import clock, desk, members, seat_links
+from tournaments.services import appeals, clock, desk, members, seat_links
 from tournaments.services.clubs import DESK, has_role
 from tournaments.services.entries import late_entry_stage
 from tournaments.services.errors import NotFound, TournamentError
@@ -451,6 +451,7 @@ def console_data(tournament: Tournament, request: Request) -> dict[str, Any]:
                 for b in current.byes
             ],
             "clock": clock.clock_view(current),
+            "appeal": appeals.view(current),  # the appeal period before the next draw
             "time_called_at": current.time_called_at.isoformat() if current.time_called_at else None,
             "time_policy": current.tournament.time_policy or matches.time_policies(tournament.ruleset)[0],
             "tables": ConsoleTableSerializer(tables, many=True, context=context).data,

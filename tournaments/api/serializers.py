@@ -49,6 +49,13 @@ class TournamentInput(serializers.Serializer):
     appeal_minutes = serializers.IntegerField(
         required=False, default=15, help_text="how long a finished last round may be disputed (0 to 1440)"
     )
+    round_appeal_minutes = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="how long a finished round's tables may be disputed before the next round is drawn "
+        "(0 to 1440; 0 draws at once; the site's default, 2 unless configured, when left out)",
+    )
     physical = serializers.BooleanField(
         required=False, default=False, help_text="played at physical tables, entered by scorekeepers"
     )
@@ -66,6 +73,9 @@ class TournamentInput(serializers.Serializer):
     call_time_automatically = serializers.BooleanField(
         required=False, default=False, help_text="the round clock calls time at zero"
     )
+    player_chat = serializers.BooleanField(
+        required=False, default=False, help_text="the seated players' table talk (off by default)"
+    )
 
 
 class TournamentUpdate(serializers.Serializer):
@@ -74,6 +84,9 @@ class TournamentUpdate(serializers.Serializer):
     turn_seconds = serializers.IntegerField(required=False, min_value=5, max_value=3600)
     checkin_deadline = serializers.DateTimeField(required=False, allow_null=True)
     appeal_minutes = serializers.IntegerField(required=False, help_text="0 to 1440; may change at any time")
+    round_appeal_minutes = serializers.IntegerField(
+        required=False, help_text="the appeal period between rounds, 0 to 1440; may change at any time"
+    )
     physical = serializers.BooleanField(required=False, help_text="physical tables; until the start")
     rated = serializers.BooleanField(required=False, help_text="rated tables; until the start")
     time_policy = serializers.CharField(
@@ -82,6 +95,7 @@ class TournamentUpdate(serializers.Serializer):
     call_time_automatically = serializers.BooleanField(
         required=False, help_text="the round clock calls time at zero; until the start"
     )
+    player_chat = serializers.BooleanField(required=False, help_text="the players' table talk; any time")
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -118,10 +132,12 @@ class TournamentSerializer(serializers.ModelSerializer):
             "standings_config",
             "stage_plan",
             "appeal_minutes",
+            "round_appeal_minutes",
             "physical",
             "rated",
             "time_policy",
             "call_time_automatically",
+            "player_chat",
             "version",
             "head_hash",
             "created_at",

@@ -3,7 +3,21 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from tournaments.api import at_time, disputes, evening, integrity, lobby, physical, ratings, seat_links, views
+from tournaments.api import (
+    accounts,
+    appeals,
+    at_time,
+    disputes,
+    evening,
+    integrity,
+    lobby,
+    open_tables,
+    physical,
+    ratings,
+    seat_links,
+    views,
+)
+from tournaments.seasons.urls import urlpatterns as season_urls
 
 app_name = "tournaments-api"
 
@@ -14,7 +28,30 @@ router.register("entries", views.EntryViewSet, basename="entry")
 
 urlpatterns = [
     path("rulesets", views.RulesetsView.as_view(), name="rulesets"),
+    path("open-tables", open_tables.OpenTablesView.as_view(), name="open-tables"),
+    path("open-tables/<str:table_id>", open_tables.OpenTableView.as_view(), name="open-table"),
+    *(
+        path(f"open-tables/<str:table_id>/{action}", view.as_view(), name=f"open-table-{action}")
+        for action, view in open_tables.ACTIONS.items()
+    ),
+    path("matches/<str:match_id>/open-table", open_tables.MatchOpenTableView.as_view(), name="match-table"),
     path("me/memberships", views.MyMembershipsView.as_view(), name="my-memberships"),
+    path("me/account", accounts.MyAccountView.as_view(), name="my-account"),
+    path("me/account/password", accounts.MyPasswordView.as_view(), name="my-account-password"),
+    path("me/account/email", accounts.MyEmailView.as_view(), name="my-account-email"),
+    path("me/account/verify-email", accounts.MyVerificationView.as_view(), name="my-account-verify-email"),
+    path(
+        "me/account/sign-out-everywhere",
+        accounts.SignOutEverywhereView.as_view(),
+        name="my-account-sign-out-everywhere",
+    ),
+    path("account/password-reset", accounts.PasswordResetView.as_view(), name="account-password-reset"),
+    path(
+        "account/password-reset/confirm",
+        accounts.PasswordResetConfirmView.as_view(),
+        name="account-password-reset-confirm",
+    ),
+    path("account/verify-email", accounts.VerifyEmailView.as_view(), name="account-verify-email"),
     path("matches/<str:match_id>/disputes", disputes.MatchDisputesView.as_view(), name="match-disputes"),
     path("disputes", disputes.DisputeQueueView.as_view(), name="disputes"),
     path("signals", integrity.SignalsView.as_view(), name="signals"),
@@ -30,6 +67,14 @@ urlpatterns = [
     ),
     path("disputes/<str:dispute_id>/preview", disputes.RulingPreviewView.as_view(), name="dispute-preview"),
     path("disputes/<str:dispute_id>/rule", disputes.RulingView.as_view(), name="dispute-rule"),
+    path("disputes/<str:dispute_id>/claim", appeals.DisputeClaimView.as_view(), name="dispute-claim"),
+    path("disputes/<str:dispute_id>/assign", appeals.DisputeAssignView.as_view(), name="dispute-assign"),
+    path("disputes/<str:dispute_id>/notes", appeals.DisputeNotesView.as_view(), name="dispute-notes"),
+    path("disputes/<str:dispute_id>/appeal", appeals.DisputeAppealView.as_view(), name="dispute-appeal"),
+    path("tournaments/<str:tournament_id>/draw-now", appeals.DrawNowView.as_view(), name="draw-now"),
+    path("rounds/<str:round_id>/appeal", appeals.RoundAppealView.as_view(), name="round-appeal"),
+    path("rounds/<str:round_id>/hold-draw", appeals.HoldDrawView.as_view(), name="round-hold-draw"),
+    path("rounds/<str:round_id>/release-draw", appeals.ReleaseDrawView.as_view(), name="round-release-draw"),
     path("lobby", lobby.LobbyView.as_view(), name="lobby"),
     path("me/match-history", lobby.MyMatchHistoryView.as_view(), name="my-match-history"),
     path("players/<str:username>", lobby.PlayerView.as_view(), name="player"),
@@ -94,6 +139,7 @@ urlpatterns = [
         seat_links.SeatLinkReissueView.as_view(),
         name="seat-link-reissue",
     ),
+    *season_urls,
     *router.urls,
     path("matches/<str:match_id>/tournament", views.MatchTournamentView.as_view(), name="match-tournament"),
 ]

@@ -129,10 +129,12 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
             standings=v.get("standings"),
             stages=[dict(x) for x in v["stages"]] if v.get("stages") else None,
             appeal_minutes=v["appeal_minutes"],
+            round_appeal_minutes=v["round_appeal_minutes"],
             physical=v["physical"],
             rated=v["rated"],
             time_policy=v["time_policy"],
             call_time_automatically=v["call_time_automatically"],
+            player_chat=v["player_chat"],
         )
         return Response(
             s.TournamentSerializer(tournament, context={"request": request}).data,

@@ -1,7 +1,13 @@
-from django.db import migrations
+from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
     dependencies = [("tournaments", "0012_open_tables")]
 
-    operations: list[migrations.operations.base.Operation] = []
+    operations = [
+        migrations.AddField(
+            model_name="tournament",
+            name="player_chat",
+            field=models.BooleanField(default=False, verbose_name="players' chat"),
+        ),
+    ]

@@ -32,6 +32,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from cacho import databases
 from tournaments import matches
 from tournaments.models import PlayerRating, RatedMatch, RatingChange, Table
+from tournaments.open_tables import ratings as open_tables
 from tournaments.ratings.fold import Change, RatedTable, Skill, fold, placements_of
 
 logger = logging.getLogger(__name__)
@@ -92,7 +93,7 @@ def read_input(match_id: Any) -> RatedMatch | None:
     table of a rated tournament, or fewer than two rated players."""
     table = _rated_tables().filter(match_id=match_id).first()
     if table is None:
-        return None
+        return open_tables.read_input(match_id)  # a rated casual table, or None
     return _input(table, matches.rating_key(match_id), matches.seat_users(match_id), _entry_users([table]))
 
 
@@ -109,6 +110,7 @@ def read_inputs() -> Iterable[RatedMatch]:
             )
             if found is not None:
                 yield found
+    yield from open_tables.read_inputs()
 
 
 # ---------------------------------------------------------------- the fold, stored

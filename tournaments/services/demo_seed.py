@@ -86,6 +86,7 @@ def _live(club: Club, organiser: Any) -> list[Tournament]:
             club.pk,
             organiser,
             name=LIVE_DUDO,
+            round_appeal_minutes=0,  # bots appeal nothing: their rounds follow each other at once
             ruleset="dudo",
             stages=[{"format": "swiss", "params": {"rounds": 3, "table_size": 6}}],
         )
@@ -97,6 +98,7 @@ def _live(club: Club, organiser: Any) -> list[Tournament]:
             club.pk,
             organiser,
             name=LIVE_ALALAY,
+            round_appeal_minutes=0,  # bots appeal nothing: their rounds follow each other at once
             ruleset="alalay",
             stages=[
                 {
@@ -139,6 +141,7 @@ def _finished(club: Club, organiser: Any, rng: random.Random) -> Tournament:
             club.pk,
             organiser,
             name=FINISHED,
+            round_appeal_minutes=0,  # bots appeal nothing: their rounds follow each other at once
             ruleset="dudo",
             stages=[{"format": "swiss", "params": {"rounds": 2, "table_size": 4}}],
         )

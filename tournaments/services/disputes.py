@@ -4,11 +4,12 @@ version of its match; commented, paused and resumed by referees; closed by a rul
 `Dispute` row is what the referees' queue reads.
 
 Who is a party: a player seated in the match, a member of an entry seated at the table, or
-the club's scorekeeper (physical tables). Who referees: the club's owners, organisers and
+the club's scorekeeper (physical tables only). Who referees: the club's owners, organisers and
 referees; site staff only when they hold one of those roles.
 
 The appeal window: a table can be disputed while its match is live and, once it has
-ended, until the tournament draws its next round; the tournament's last round stays open
+ended, until the tournament draws its next round (after the finished round's appeal
+period, `services.appeals`); the tournament's last round stays open
 for `Tournament.appeal_minutes` after the match ends. A round does not finish while one of
 its tables has an open dispute (`tables.finish_round_if_done`), so nothing is drawn from a
 result under appeal.
@@ -27,6 +28,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import live, matches
 from tournaments.models import Dispute, EntryMember, Membership, Round, Table, TableSeat, Tournament
+from tournaments.seasons.referees import referees_tournament
 from tournaments.services import log, tables
 from tournaments.services.clubs import has_role
 from tournaments.services.errors import Forbidden, NotFound, TournamentError
@@ -41,7 +43,7 @@ TEXT_LENGTH = 2000
 
 
 def is_referee(user: Any, tournament: Tournament) -> bool:
-    return has_role(user, tournament.club_id, REFEREES)
+    return has_role(user, tournament.club_id, REFEREES) or referees_tournament(user, tournament)
 
 
 def referees_match(match_id: Any, user: Any) -> bool:
@@ -49,14 +51,18 @@ def referees_match(match_id: Any, user: Any) -> bool:
     the club whose tournament plays this match at one of its tables."""
     if user is None or not getattr(user, "is_authenticated", False):
         return False
-    club_id = (
-        Table.objects.filter(match_id=match_id).values_list("round__tournament__club_id", flat=True).first()
+    row = (
+        Table.objects.filter(match_id=match_id)
+        .values_list("round__tournament__club_id", "round__tournament_id")
+        .first()
     )
-    return club_id is not None and has_role(user, club_id, REFEREES)
+    # a league's referees referee the tournaments its seasons count (docs/seasons.md)
+    return row is not None and (has_role(user, row[0], REFEREES) or referees_tournament(user, row[1]))
 
 
 def is_party(user: Any, table: Table) -> bool:
-    """Seated in the table's match, a member of an entry at the table, or the club's scorekeeper."""
+    """Seated in the table's match, a member of an entry at the table, or the club's
+    scorekeeper (physical tables only)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return False
     if table.match_id is not None and user.pk in matches.seat_users(table.match_id):
@@ -66,7 +72,8 @@ def is_party(user: Any, table: Table) -> bool:
         return True
     if EntryMember.objects.filter(entry_id__in=entries, user=user).exists():
         return True
-    return has_role(user, table.round.tournament.club_id, (Membership.SCOREKEEPER,))
+    # The scorekeeper enters a physical table's match: an online table's is none of theirs.
+    return table.physical and has_role(user, table.round.tournament.club_id, (Membership.SCOREKEEPER,))
 
 
 def may_see(user: Any, dispute: Dispute) -> bool:
@@ -124,9 +131,13 @@ def file_dispute(
     round: int | None = None,
     turn: int | None = None,
     version: int | None = None,
+    appeal_of: Dispute | None = None,
 ) -> Dispute:
+    """File a dispute; `appeal_of`: the ruled dispute it appeals (a party appeals, a
+    referee revises), filed within the same window."""
     table = _table_of(match_id)
-    if not is_party(by, table):
+    revising = appeal_of is not None and is_referee(by, table.round.tournament)
+    if not is_party(by, table) and not revising:
         raise TournamentError(
             "dispute-not-at-table",
             _("Only a player at this table or its scorekeeper can file a dispute."),
@@ -163,21 +174,20 @@ def file_dispute(
             pinned_round=round,
             pinned_turn=turn,
             pinned_version=version,
+            appeal_of=appeal_of,
         )
-        log.record(
-            tournament,
-            log.DISPUTE_FILED,
-            {
-                "dispute": dispute.pk,
-                "round": table.round.number,
-                "table": table.number,
-                "match": str(table.match_id),
-                "reason": reason,
-                "text": text,
-                "pinned": {"round": round, "turn": turn, "version": version},
-            },
-            log.actor_of(by),
-        )
+        filed: dict[str, Any] = {
+            "dispute": dispute.pk,
+            "round": table.round.number,
+            "table": table.number,
+            "match": str(table.match_id),
+            "reason": reason,
+            "text": text,
+            "pinned": {"round": round, "turn": turn, "version": version},
+        }
+        if appeal_of is not None:
+            filed["appeal_of"] = appeal_of.pk
+        log.record(tournament, log.DISPUTE_FILED, filed, log.actor_of(by))
         announce(dispute)
     return dispute
 
@@ -289,6 +299,8 @@ def release_round(tournament: Tournament, rnd: Round) -> None:
     one is drawn after commit."""
     if tables.finish_round_if_done(tournament, rnd):
         tables.standings_after(tournament, rnd, True)
+    rnd.refresh_from_db(fields=["status"])
+    if rnd.status == Round.FINISHED:  # finished now, or earlier and held by this dispute
         transaction.on_commit(lambda: advance_tournament.delay(tournament.pk))
 
 
@@ -308,6 +320,13 @@ def trail(dispute: Dispute) -> list[dict[str, Any]]:
     """The dispute's events in the tournament log, oldest first, with their users' names."""
     events = list(dispute.tournament.events.filter(payload__dispute=dispute.pk).order_by("version"))
     return [{"event": e, "type": e.type, "at": e.recorded_at, "actor": e.actor, **e.payload} for e in events]
+
+
+def visible_to_referee(dispute_id: Any, user: Any) -> Dispute:
+    """The dispute, for one of its club's referees (403 `ruling-not-referee` for anyone else)."""
+    dispute = _dispute(dispute_id)
+    require_referee(user, dispute.tournament)
+    return dispute
 
 
 def require_referee(user: Any, tournament: Tournament) -> None:
@@ -377,6 +396,7 @@ __all__ = [
     "resume",
     "trail",
     "visible",
+    "visible_to_referee",
     "window_closes_at",
     "withdraw",
 ]

@@ -25,7 +25,8 @@ from tournaments.competition import seeding
 from tournaments.competition.entries import Entry as CoreEntry
 from tournaments.competition.errors import CompetitionError
 from tournaments.models import Club, Entry, Membership, Round, Stage, Table, TableSeat, Tournament
-from tournaments.services import failures, formats, log, rankings, standings, tables
+from tournaments.notices.triggers import round_drawn_after_commit
+from tournaments.services import appeals, failures, formats, log, rankings, standings, tables
 from tournaments.services.clubs import require_role
 from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.stage_data import ALALAY_EVENT, standings_config, table_size
@@ -72,10 +73,12 @@ def create_tournament(
     standings: dict[str, Any] | None = None,
     stages: list[dict[str, Any]] | None = None,
     appeal_minutes: int = 15,
+    round_appeal_minutes: int | None = None,
     physical: bool = False,
     rated: bool = True,
     time_policy: str = "",
     call_time_automatically: bool = False,
+    player_chat: bool = False,
 ) -> Tournament:
     club = Club.objects.filter(pk=club_id).first()
     if club is None:
@@ -100,11 +103,15 @@ def create_tournament(
     if type(turn_seconds) is not int or not 5 <= turn_seconds <= 3600:
         raise TournamentError("turn-seconds-invalid", _("Turn time is 5 to 3600 seconds."))
     _check_appeal_minutes(appeal_minutes)
+    if round_appeal_minutes is None:
+        round_appeal_minutes = appeals.default_minutes()
+    _check_appeal_minutes(round_appeal_minutes, "round-appeal-minutes-invalid")
     if not isinstance(physical, bool):
         raise TournamentError("physical-invalid", _("Physical tables is true or false."))
     if not isinstance(rated, bool):
         raise TournamentError("rated-invalid", _("Rated is true or false."))
     _check_time_settings(ruleset, time_policy, call_time_automatically)
+    _check_player_chat(player_chat)
     if seeding_method not in seeding.METHODS:
         raise TournamentError("seeding-method-unknown", _("Seeding is manual, by rating or a draw."))
     plan = stages or [dict(DEFAULT_STAGE[game])]
@@ -139,10 +146,12 @@ def create_tournament(
             standings_config=standings or {},
             stage_plan=plan,
             appeal_minutes=appeal_minutes,
+            round_appeal_minutes=round_appeal_minutes,
             physical=physical,
             rated=rated,
             time_policy=time_policy,
             call_time_automatically=call_time_automatically,
+            player_chat=player_chat,
             created_by=by,
             status=Tournament.REGISTRATION,
         )
@@ -165,10 +174,12 @@ def create_tournament(
                 "standings": standings or {},
                 "stages": plan,
                 "appeal_minutes": appeal_minutes,
+                "round_appeal_minutes": round_appeal_minutes,
                 "physical": physical,
                 "rated": rated,
                 "time_policy": time_policy,
                 "call_time_automatically": call_time_automatically,
+                "player_chat": player_chat,
             },
             log.actor_of(by),
         )
@@ -189,13 +200,15 @@ SETTINGS_BEFORE_START = (
     "turn_seconds",
     "checkin_deadline",
     "appeal_minutes",
+    "round_appeal_minutes",
     "physical",
     "rated",
     "time_policy",
     "call_time_automatically",
+    "player_chat",
 )
-# A label, and how long a finished last round may be disputed: neither changes a result.
-SETTINGS_ANY_TIME = ("name", "appeal_minutes")
+# A label, and how long finished rounds may be disputed: none of them changes a result.
+SETTINGS_ANY_TIME = ("name", "appeal_minutes", "round_appeal_minutes", "player_chat")
 
 
 def _check_time_settings(ruleset: str, policy: Any, automatic: Any) -> None:
@@ -212,9 +225,14 @@ def _check_time_settings(ruleset: str, policy: Any, automatic: Any) -> None:
         )
 
 
-def _check_appeal_minutes(minutes: Any) -> None:
+def _check_player_chat(on: Any) -> None:
+    if not isinstance(on, bool):
+        raise TournamentError("player-chat-invalid", _("The players' chat is on or off (true or false)."))
+
+
+def _check_appeal_minutes(minutes: Any, code: str = "appeal-minutes-invalid") -> None:
     if type(minutes) is not int or not 0 <= minutes <= MAX_APPEAL_MINUTES:
-        raise TournamentError("appeal-minutes-invalid", _("The appeal window is 0 to 1440 minutes."))
+        raise TournamentError(code, _("The appeal window is 0 to 1440 minutes."))
 
 
 def update_settings(tournament_id: int, by: Any, **changes: Any) -> Tournament:
@@ -236,8 +254,12 @@ def update_settings(tournament_id: int, by: Any, **changes: Any) -> Tournament:
                 raise TournamentError("name-missing", _("A tournament has a name."))
         if "appeal_minutes" in changes:
             _check_appeal_minutes(changes["appeal_minutes"])
+        if "round_appeal_minutes" in changes:
+            _check_appeal_minutes(changes["round_appeal_minutes"], "round-appeal-minutes-invalid")
         if "physical" in changes and not isinstance(changes["physical"], bool):
             raise TournamentError("physical-invalid", _("Physical tables is true or false."))
+        if "player_chat" in changes:
+            _check_player_chat(changes["player_chat"])
         if "rated" in changes and not isinstance(changes["rated"], bool):
             raise TournamentError("rated-invalid", _("Rated is true or false."))
         if "time_policy" in changes or "call_time_automatically" in changes:
@@ -511,6 +533,7 @@ def _create_round(tournament: Tournament, stage: Stage, planned: formats.Planned
         },
         "system",
     )
+    round_drawn_after_commit(rnd.pk)  # "your next table is ready" (tournaments.notices)
     for table, playing, forfeits in walkovers:
         winner = [{"entry": e.pk, "placement": 1, "dice_left": 0, "eliminations": 0} for e in playing]
         result = tables.forfeit_result(winner, [e.pk for e in forfeits], len(playing) + len(forfeits))
@@ -542,6 +565,8 @@ def advance(tournament_id: int) -> int | None:
         last = tournament.rounds.order_by("-number").select_related("stage").first()
         if last is None or last.status != Round.FINISHED:
             return None
+        if not appeals.may_draw(last):
+            return None  # the round's appeal period, a referee's hold or a dispute
         try:
             return _play_from(tournament, last.stage)
         except CompetitionError as exc:

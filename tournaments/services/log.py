@@ -105,6 +105,11 @@ def record(tournament: Tournament, type_: str, payload: dict[str, Any], actor: s
     tournament.version = version
     tournament.head_hash = digest
     Tournament.objects.filter(pk=tournament.pk).update(version=version, head_hash=digest)
+    # Seasons project the tournaments' final rankings: imported here, as the seasons read
+    # the standings that this module's callers write.
+    from tournaments.seasons.projection import after_event
+
+    after_event(tournament, type_)
     return event
 
 

@@ -165,7 +165,10 @@ def user_by_username(username: Any) -> Any:
 
 
 def users_by_email(email: str) -> list[Any]:
-    return list(get_user_model().objects.filter(email__iexact=email, is_active=True))
+    """The active accounts that verified this address (docs/accounts.md): an address not
+    verified may belong to someone else, who is invited instead."""
+    users = get_user_model().objects.filter(email__iexact=email, is_active=True)
+    return list(users.filter(account__verified_email__iexact=email))
 
 
 def clean_email(email: Any) -> str:
@@ -237,6 +240,9 @@ def add_member(
             {"invitation": invitation.pk, "email": address, "role": role},
             actor_of(by),
         )
+        from tournaments.accounts.invitations import mail_invitation
+
+        mail_invitation(invitation)  # sent after the commit
     return invitation
 
 
@@ -320,7 +326,8 @@ def cancel_invitation(club_id: Any, by: Any, invitation_id: Any) -> ClubInvitati
 
 
 def accept_invitations(user: Any) -> list[Membership]:
-    """The pending invitations to the new account's email become its memberships (at sign-up)."""
+    """The pending invitations to the account's email become its memberships (once the
+    account has verified that address: `tournaments.accounts.services.verify_email`)."""
     email = (getattr(user, "email", "") or "").strip()
     if not email:
         return []

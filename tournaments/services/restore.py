@@ -69,6 +69,7 @@ def check(*, write: bool = False) -> RestoreReport:
             whole.append(match_id)
     for tournament in Tournament.objects.order_by("pk"):
         _check_log(tournament, report)
+        _check_log_anchors(tournament, report)
     with transaction.atomic():
         backed_up = _standings()
         summaries = matches.match_summaries()
@@ -126,6 +127,23 @@ def _check_log(tournament: Tournament, report: RestoreReport) -> None:
     elif count != tournament.version or head != tournament.head_hash:
         detail = f"the head counts {tournament.version} event(s), the log holds {count}"
         report.problems.append(Problem("log-events-missing", subject, detail))
+
+
+def _check_log_anchors(tournament: Tournament, report: RestoreReport) -> None:
+    """Each table result in the log names its match's chain head (`match_hash`): the match's
+    event at that version must still be there, with that hash."""
+    finished = TournamentEvent.objects.filter(tournament=tournament, type=log.TABLE_FINISHED)
+    for payload in finished.values_list("payload", flat=True):
+        anchored = payload.get("match_hash") if isinstance(payload, dict) else None
+        if not anchored:
+            continue  # a walkover, or recorded before the log anchored heads
+        found = matches.event_hash(payload.get("match"), payload.get("match_version"))
+        if found != anchored:
+            detail = (
+                f"tournament {tournament.pk}'s log anchors event {payload.get('match_version')}: "
+                + ("missing" if found is None else "a different hash")
+            )
+            report.problems.append(Problem("match-anchor-differs", f"match {payload.get('match')}", detail))
 
 
 StandingsKey = tuple[int, int, int]  # tournament, stage, position

@@ -89,9 +89,11 @@ def sweep() -> int:
     for tournament_id in _waiting():
         advance_tournament(tournament_id)
     # at_time needs the desk's roles (services.entries), which import this module
+    from tournaments.notices.triggers import notify_starting
     from tournaments.services.at_time import call_due
 
     call_due()  # rounds whose clock reached zero in tournaments that call time automatically
+    notify_starting()  # "your tournament starts in 15 minutes" (tournaments.notices)
     failures.clear_unless(set(_unrecorded().values_list("round__tournament_id", flat=True)) | _waiting())
     return recorded
 

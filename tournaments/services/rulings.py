@@ -21,6 +21,7 @@ from cacho.engine.errors import RuleError
 from tournaments import matches
 from tournaments.competition.standings import POINTS
 from tournaments.models import Dispute, Entry, Round, Stage, Table, Tournament
+from tournaments.notices.triggers import ruled_after_commit
 from tournaments.ratings.projection import rate_after_commit
 from tournaments.services import disputes, log, rankings, standings, tables
 from tournaments.services.errors import TournamentError
@@ -84,6 +85,7 @@ def preview(dispute_id: Any, by: Any, ruling: Any) -> dict[str, Any]:
         after, ranking_after = done.after, done.ranking
     config = standings_config(dispute.tournament.standings_config, dispute.tournament.game)
     return {
+        "voids": voided_rounds(dispute.match_id, ruling),
         "stage": stage,
         "criteria": [POINTS, *config.tiebreaks],
         "current": current,
@@ -93,6 +95,17 @@ def preview(dispute_id: Any, by: Any, ruling: Any) -> dict[str, Any]:
         "ranking_after": ranking_after,
         "ranking_changed": _moved(ranking, ranking_after, "place"),
     }
+
+
+def voided_rounds(match_id: Any, ruling: Any) -> list[int]:
+    """The rounds a `void-round` undoes: the one named and every round begun after it (their
+    dice seeds are revealed, and the table plays from there again); none for other rulings."""
+    if not isinstance(ruling, dict) or ruling.get("kind") != "void-round":
+        return []
+    first = ruling.get("round")
+    if type(first) is not int:
+        return []
+    return list(range(first, matches.match_info(match_id).rounds + 1))
 
 
 def rule(dispute_id: Any, by: Any, ruling: Any, reason: str) -> Dispute:
@@ -132,6 +145,8 @@ def _apply(dispute_id: int, by: Any, ruling: dict[str, Any], reason: str) -> Dis
                 reason="",
                 command_id=f"dispute-{dispute.pk}-ruling-resume",
             )
+            resumed = {"dispute": dispute.pk, "match": str(dispute.match_id), "reason": "", "by_ruling": True}
+            log.record(tournament, log.TABLE_RESUMED, resumed, log.actor_of(by))
         version = matches.rule_match(
             dispute.match_id,
             ruling,
@@ -172,6 +187,7 @@ def _apply(dispute_id: int, by: Any, ruling: dict[str, Any], reason: str) -> Dis
     if table.status == Table.FINISHED:
         disputes.release_round(tournament, table.round)
     disputes.announce(dispute)
+    ruled_after_commit(dispute.pk, effect)  # the filer's and the table's notices (tournaments.notices)
     return dispute
 
 
@@ -260,4 +276,4 @@ def _rewrite(tournament: Tournament, stage: Stage) -> None:
         )
 
 
-__all__ = ["KINDS", "preview", "rule"]
+__all__ = ["KINDS", "preview", "rule", "voided_rounds"]

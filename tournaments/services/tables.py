@@ -11,10 +11,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from tournaments.matches import MatchOutcome
+from tournaments.matches import MatchOutcome, event_hash
 from tournaments.models import Dispute, Entry, Round, Table, Tournament
 from tournaments.ratings.projection import rate_after_commit
-from tournaments.services import log, standings
+from tournaments.services import appeals, log, standings
 from tournaments.services.stage_data import POINTS_RANKED
 
 
@@ -37,6 +37,8 @@ def finish_table(
         "table": table.number,
         "match": str(table.match_id) if table.match_id else None,
         "match_version": match_version,
+        # The match's chain head at that version: the log anchors the match's events.
+        "match_hash": event_hash(table.match_id, match_version),
         "result": result,
     }
     if walkover:
@@ -64,6 +66,7 @@ def finish_round_if_done(tournament: Tournament, rnd: Round) -> bool:
     rnd.status, rnd.finished_at = Round.FINISHED, timezone.now()
     rnd.save(update_fields=["status", "finished_at"])
     log.record(tournament, log.ROUND_FINISHED, {"round": rnd.number}, "system")
+    appeals.open_period(tournament, rnd)  # the next round waits for appeals
     return True
 
 

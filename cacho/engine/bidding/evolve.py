@@ -12,6 +12,7 @@ The two share every table transition, and the hypothesis test
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from cacho.engine.bidding.bids import Bid
 from cacho.engine.bidding.events import (
@@ -25,7 +26,7 @@ from cacho.engine.bidding.events import (
     RoundStarted,
     SalpiconAnnounced,
 )
-from cacho.engine.bidding.rules import make_rules
+from cacho.engine.bidding.rules import Rules, make_rules
 from cacho.engine.bidding.ruling_events import RULING_EVENTS
 from cacho.engine.bidding.ruling_evolve import evolve_ruling
 from cacho.engine.bidding.state import (
@@ -43,10 +44,24 @@ from cacho.engine.bidding.state import (
 from cacho.engine.undo import EntryUndone
 
 
+@lru_cache(maxsize=64)
+def _cached_rules(ruleset: str, options: tuple[tuple[str, object], ...]) -> Rules:
+    return make_rules(ruleset, dict(options))
+
+
+def _rules_of(event: MatchStarted) -> Rules:
+    """The match's `Rules`, shared between matches of one ruleset and options (they are
+    frozen): building them is most of a short replay's fixed cost."""
+    try:
+        return _cached_rules(event.ruleset, event.options)
+    except TypeError:  # an unhashable option value: `make_rules` says what is wrong with it
+        return make_rules(event.ruleset, dict(event.options))
+
+
 def initial_state(event: MatchStarted) -> MatchState:
     players = event.players
     config = MatchConfig(
-        rules=make_rules(event.ruleset, dict(event.options)),
+        rules=_rules_of(event),
         players=players,
         initial_players=event.initial_players,
         turn_seconds=event.turn_seconds,
@@ -193,12 +208,6 @@ def _announced(state: MatchState, event: PasoAnnounced | SalpiconAnnounced) -> M
 # Shared by `evolve` and `replay`: what a round leaves behind is its number, its
 # direction and its timeout counters, so that is all these take from it. The frozen
 # states are built with positional arguments (keywords cost ~50 ns a field here).
-
-
-def _with_rounds_started(table: TableState, number: int) -> TableState:
-    if table.rounds_started == number:
-        return table
-    return _with_rounds(table, number, table.round_starts)
 
 
 def _with_rounds(table: TableState, number: int, round_starts: tuple[RoundStart, ...]) -> TableState:
@@ -392,10 +401,13 @@ def _recorded(config: MatchConfig, table: TableState, event: RoundRecorded) -> T
 def replay(events: Iterable[Event]) -> MatchState:
     """The state after `events`: equal to folding `evolve` over them, built faster.
 
-    Between rounds it holds the frozen `TableState` (the transitions above). Inside
-    a round it holds plain locals: the `RoundStarted`, the actions so far, the
-    direction and the timeout counters in a list; bids, pasos and salpicones only
-    touch those. The `RoundState` is built from them once, if the log ends mid-round.
+    Between rounds it holds the frozen `TableState` (the transitions above), kept with
+    an empty `round_starts`: that table is what the next `RoundStart` records, so a
+    round's start builds no table, and the round starts gather in a list attached once
+    at the end. Inside a round it holds plain locals: the `RoundStarted`, the actions
+    so far, the direction and the timeout counters in a list; bids, pasos and
+    salpicones only touch those. The `RoundState` is built from them once, if the log
+    ends mid-round.
     """
     iterator = iter(events)
     first = next(iterator)
@@ -407,6 +419,7 @@ def replay(events: Iterable[Event]) -> MatchState:
             state = evolve(state, event)
         return state
     config, table = state.config, state.table
+    round_starts: list[RoundStart] = []  # `initial_state` starts none
     seat_of = {name: seat for seat, name in enumerate(config.players)}
     start: RoundStarted | None = None  # the round in play, if any ...
     actions: list[BidMade | PasoAnnounced | SalpiconAnnounced] = []  # ... its actions so far
@@ -422,8 +435,10 @@ def replay(events: Iterable[Event]) -> MatchState:
             timeouts[seat] = timeouts[seat] + 1 if event.timed_out else 0
             actions.append(event)
         elif isinstance(event, RoundStarted):
+            if start is not None:  # a round that never ended still counts as started
+                table = _with_rounds(table, start.number, ())
             start = event
-            table = _round_begins(table, event.number)
+            round_starts.append(RoundStart(event.number, table))
             actions = []
             timeouts = list(table.timeouts)
             direction = table.direction
@@ -443,15 +458,19 @@ def replay(events: Iterable[Event]) -> MatchState:
             table = _abandoned(config, table, start.number, direction, tuple(timeouts), event)
             start = None
         elif isinstance(event, RoundRecorded):
-            table = _recorded(config, table, event)
+            whole = _recorded(config, _whole_table(table, start, round_starts), event)
+            round_starts = list(whole.round_starts)
+            table = _with_rounds(whole, whole.rounds_started, ())
             start = None
         elif isinstance(event, MatchStarted):
             state = initial_state(event)
             config, table = state.config, state.table
+            round_starts = []
             seat_of = {name: seat for seat, name in enumerate(config.players)}
             start = None
         elif isinstance(event, RULING_EVENTS):
             # Rulings are rare: from the first one on, fold `evolve` (which they define).
+            table = _whole_table(table, start, round_starts)
             state = _replayed(config, table, start, actions, seat_of, direction, timeouts)
             state = evolve_ruling(state, event)
             for later in iterator:
@@ -459,7 +478,17 @@ def replay(events: Iterable[Event]) -> MatchState:
             return state
         else:
             raise TypeError(f"not a bidding event: {event!r}")
+    table = _whole_table(table, start, round_starts)
     return _replayed(config, table, start, actions, seat_of, direction, timeouts)
+
+
+def _whole_table(table: TableState, start: RoundStarted | None, round_starts: list[RoundStart]) -> TableState:
+    """`replay`'s table, kept without its round starts, as `evolve` holds it: with them,
+    and counting the round in play as started."""
+    number = table.rounds_started if start is None else start.number
+    if not round_starts and number == table.rounds_started:
+        return table
+    return _with_rounds(table, number, tuple(round_starts))
 
 
 def _replayed(
@@ -474,7 +503,7 @@ def _replayed(
     if start is None:
         return MatchState(config, table, None)
     current = _round_state(start, actions, seat_of, table, direction, tuple(timeouts))
-    return MatchState(config, _with_rounds_started(table, start.number), current)
+    return MatchState(config, table, current)
 
 
 def _round_state(

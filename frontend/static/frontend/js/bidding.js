@@ -13,6 +13,7 @@ function bidText(bid) {
 
 /** Connected or away, from the socket's presence list (unknown until it first comes). */
 export function presenceMark(name, ui) {
+  if (ui.bots && ui.bots[name]) return h("span", { class: "badge bot", "data-bot": ui.bots[name] }, T.bot);
   if (!ui.presence || !ui.presence.players) return null;
   const here = ui.presence.players.includes(name);
   return h("span", { class: `presence ${here ? "here" : "gone"}`, role: "img",
@@ -27,7 +28,8 @@ function playersView(match, ui) {
   const list = h("ul", { class: "players", "aria-label": L.players });
   for (const p of s.players) {
     const onTurn = round && round.to_act === p.name && s.phase !== "over";
-    const away = ui.presence && ui.presence.players && !ui.presence.players.includes(p.name);
+    const away = ui.presence && ui.presence.players && !ui.presence.players.includes(p.name)
+      && !(ui.bots && ui.bots[p.name]);
     const li = h("li", { class: `player${onTurn ? " on-turn" : ""}${p.out ? " out" : ""}${away ? " away" : ""}`,
       "data-player": p.name });
     li.append(cup(p.dice, { size: 40, label: diceCount(p.dice) }));

@@ -8,6 +8,7 @@
 // shown next to what caused it, code and message.
 import { L, api, fmt, h, showError } from "./api.js";
 import { disputeNotices } from "./disputes-live.js";
+import { MatchSocket } from "./live.js";
 import { describe, detail } from "./steps.js";
 import { markReplays } from "./replays.js";
 import { signalItem } from "./signal-list.js";
@@ -66,6 +67,11 @@ function facts(d) {
     [D.pinned, pinnedText(d.pinned)],
   ];
   if (d.window_closes_at) rows.push([D.window_closes, when(d.window_closes_at)]);
+  if (d.appeal_of) rows.push([D.appeal_of, h("a", { href: `/disputes/${d.appeal_of}/`, id: "d-appeal-of" }, fmt(D.dispute_n, { n: d.appeal_of }))]);
+  if ((d.appeals || []).length) {
+    rows.push([D.appeals, h("span", { id: "d-appeals" }, d.appeals.flatMap((n, i) => [i ? ", " : "",
+      h("a", { href: `/disputes/${n}/` }, fmt(D.dispute_n, { n }))]))]);
+  }
   if (d.ruling) {
     const r = d.ruling;
     rows.push([D.ruling, h("span", { id: "d-ruling" }, `${r.kind_label || (D.kinds || {})[r.kind] || r.kind}`,
@@ -116,10 +122,12 @@ function render(d) {
   paused.textContent = d.paused ? D.paused : "";
   facts(d);
   trail(d);
-  if (d.can_rule) referee = true;
+  $("d-appeal-form").hidden = d.status !== "ruled" || (d.appeals || []).length > 0;
+  if (d.can_rule || "notes" in d) referee = true;
   $("referee").hidden = !referee;
   $("d-all").hidden = !referee; // the queue is the referees'
   if (!referee) return;
+  tools(d);
   // the pause and the ruling are for an open dispute; the review stays
   $("d-pause-panel").hidden = !d.can_rule || (matchOver && !d.paused);
   $("r-panel").hidden = !d.can_rule;
@@ -159,6 +167,51 @@ async function refresh() {
   render(d);
   section.dataset.loaded = "1";
 }
+
+// ---------------------------------------------------------------- the referees' tools
+
+function tools(d) {
+  $("d-assigned").textContent = `${D.assigned_to}: ${d.assigned_to || D.nobody}`;
+  $("d-assigned").dataset.referee = d.assigned_to || "";
+  const open = d.status === "open";
+  for (const name of ["d-claim", "d-assign", "d-assign-to"]) $(name).disabled = !open;
+  const notes = d.notes || [];
+  $("d-notes").replaceChildren(...(notes.length ? notes.map((n) => h("li", { class: "trail-item note", "data-note": n.id },
+    h("span", { class: "who" }, fmt(D.by_at, { by: n.by, at: when(n.at) })), h("p", { class: "said" }, n.text)))
+    : [h("li", { class: "help" }, D.no_notes)]));
+}
+
+async function refereeAction(path, body, box) {
+  clear(box);
+  try {
+    render(await api(`/api/disputes/${id}/${path}`, { method: "POST", body }));
+    return true;
+  } catch (e) { fail(box, e); return false; }
+}
+$("d-claim").addEventListener("click", () => refereeAction("claim", {}, $("d-assign-error")));
+$("d-assign").addEventListener("click", () => refereeAction("assign",
+  { referee: $("d-assign-to").value.trim() || null }, $("d-assign-error")));
+$("d-note-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const box = $("d-note-error");
+  clear(box);
+  const text = $("d-note").value.trim();
+  if (!text) return;
+  try {
+    await api(`/api/disputes/${id}/notes`, { method: "POST", body: { text } });
+    $("d-note").value = "";
+    render(await api(`/api/disputes/${id}`));
+  } catch (e) { fail(box, e); }
+});
+$("d-appeal-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const box = $("d-appeal-error");
+  clear(box);
+  try {
+    const filed = await api(`/api/disputes/${id}/appeal`, { method: "POST", body: { text: $("d-appeal-text").value.trim() } });
+    location.assign(`/disputes/${filed.id}/`);
+  } catch (e) { fail(box, e); }
+});
 
 // ---------------------------------------------------------------- comments, pause, resume
 
@@ -271,9 +324,41 @@ async function startMachine(d) {
     index = pinnedIndex();
     $("tm").dataset.loaded = String(events.length);
     show();
+    if (formBuilt) voidsNote();
+    follow(d.match);
   } finally {
     machine.loading = false;
   }
+}
+
+// The review follows the match live over the table's socket: each new event (a move, a
+// pause, a ruling) is read again through the events API as the chosen viewer sees it and
+// appended, so stepping goes on to it without a reload.
+let following = null;
+let catchUpTimer = null;
+function follow(matchId) {
+  if (following) return;
+  following = new MatchSocket(matchId, {
+    event: () => { clearTimeout(catchUpTimer); catchUpTimer = setTimeout(() => catchUp().catch(() => {}), 100); },
+    status: (state) => {
+      $("tm-live").textContent = state === "connected" ? D.live : "";
+      $("tm").dataset.live = state;
+    },
+  });
+}
+
+async function catchUp() {
+  if (machine.loading || !events.length) return;
+  const last = events[events.length - 1].v;
+  const query = machine.as ? `&as=${encodeURIComponent(machine.as)}` : "";
+  const as = machine.as;
+  const page = await api(`/api/matches/${dispute.match}/events?after=${last}${query}`);
+  if (as !== machine.as || !page.events.length || events[events.length - 1].v !== last) return;
+  events = markReplays(events.concat(page.events));
+  await loadPresence();
+  $("tm").dataset.loaded = String(events.length);
+  show();
+  if (formBuilt) voidsNote();
 }
 
 $("tm-as").addEventListener("change", async (event) => {
@@ -443,6 +528,26 @@ function drawParams() {
   const names = ((PARAMS[game] || {})[kind]) || [];
   $("r-params").replaceChildren(...names.map((n) => paramField(n, game, kind)).filter(Boolean));
   $("r-preview-out").hidden = true;
+  const round = $("r-round");
+  if (round) round.addEventListener("input", voidsNote);
+  voidsNote();
+}
+
+/** What a void-round undoes: the round named and every round begun after it (the live
+ * one included), as the review's events show them. */
+function undoneRounds(first) {
+  const started = events.filter((f) => f.t === "round_started" && f.d.number >= first).map((f) => f.d.number);
+  return [...new Set(started)].sort((a, b) => a - b);
+}
+
+function voidsNote() {
+  const note = $("r-voids");
+  const round = $("r-round");
+  const first = round ? Number(round.value) : 0;
+  const rounds = $("r-kind").value === "void-round" && first >= 1 ? undoneRounds(first) : [];
+  note.hidden = !rounds.length;
+  note.textContent = rounds.length ? fmt(D.voids, { round: first, rounds: rounds.join(", ") }) : "";
+  note.dataset.rounds = rounds.join(",");
 }
 
 function buildRulingForm(d) {
@@ -520,7 +625,9 @@ function preview(data) {
   out.dataset.changed = String(changed.size);
   // With their tiebreak columns the two standings are wide: one above the other, each
   // scrolling sideways on a narrow screen.
-  out.replaceChildren(h("h4", {}, D.preview_title),
+  out.replaceChildren(...((data.voids || []).length
+    ? [h("p", { class: "note", id: "r-preview-voids" }, fmt(D.voids_preview, { rounds: data.voids.join(", ") }))] : []),
+  h("h4", {}, D.preview_title),
     h("div", { class: "side-by-side stacked" },
       h("div", { class: "scroll" }, standingsTable(current, changed, criteria, D.current, "r-current")),
       h("div", { class: "scroll" }, standingsTable(after, changed, criteria, D.after, "r-after"))));

@@ -59,7 +59,7 @@ export class EndScreen {
   }
 
   /** Ask again until the viewer's next table is drawn (redrawn only then: a redraw would
-   * take the keyboard's focus away). */
+   * take the keyboard's focus away; the appeal period's line follows meanwhile). */
   awaitNext(left) {
     const info = this.info;
     if (!info || !info.seated || info.next_match || info.tournament.status !== "running" || left <= 0) return;
@@ -69,6 +69,10 @@ export class EndScreen {
           if (fresh.tournament && fresh.next_match) {
             this.info = fresh;
             this.draw(this.result);
+          } else if (fresh.tournament) {
+            this.info.appeal = fresh.appeal;
+            this.appealAt = Date.now();
+            this.drawAppeal();
           }
         })
         .catch(() => {})
@@ -94,12 +98,41 @@ export class EndScreen {
       h("tbody", {}, rows));
   }
 
+  /** The appeal period's words: how long this table may still be disputed before the next
+   * round is drawn (a countdown once the round is over), or what holds the draw. */
+  appealText() {
+    const info = this.info;
+    const appeal = info && info.appeal;
+    if (!appeal || appeal.next_drawn || !info.tournament || info.tournament.status !== "running") return "";
+    if (appeal.held) return T.appeal_held;
+    if (appeal.disputed) return T.appeal_disputed;
+    if (!appeal.waiting) return appeal.minutes ? fmt(T.appeal_after_round, { minutes: appeal.minutes }) : "";
+    if (!appeal.draw_at) return "";
+    const left = Math.max(0, appeal.remaining_ms - (Date.now() - (this.appealAt || Date.now())));
+    if (left <= 0) return T.appeal_drawing;
+    const seconds = Math.ceil(left / 1000);
+    const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+    return fmt(T.appeal_until, { time });
+  }
+
+  drawAppeal() {
+    const line = this.container.querySelector("#end-appeal");
+    if (!line) return;
+    const text = this.appealText();
+    if (line.textContent !== text) line.textContent = text;
+    line.hidden = !text;
+    clearTimeout(this.appealTick);
+    if (text && this.info.appeal.waiting) this.appealTick = setTimeout(() => this.drawAppeal(), 1000);
+  }
+
   draw(result) {
     if (!result) return;
     const info = this.info;
     const parts = [h("h2", { id: "end-title", tabindex: "-1" }, T.end_title)];
     if (result.winners.length) {
-      parts.push(h("p", { class: "end-winner", id: "end-winner" }, fmt(T.end_winner, { names: result.winners.join(", ") })));
+      const ruling = info && info.ruling;
+      parts.push(h("p", { class: "end-winner", id: "end-winner" }, fmt(T.end_winner, { names: result.winners.join(", ") }),
+        ruling && ruling.reason ? h("span", { class: "end-ruling", id: "end-ruling" }, ` · ${fmt(T.end_ruling, { reason: ruling.reason })}`) : null));
     }
     if (result.reason) parts.push(h("p", { class: "win-reason" }, result.reason));
     const places = result.places && result.places.length ? result.places
@@ -125,7 +158,11 @@ export class EndScreen {
     links.append(h("li", {}, h("a", { href: `/matches/${this.matchId}/replay`, id: "end-replay" }, T.end_replay)));
     parts.push(links);
     if (info && info.tournament && !info.next_match) parts.push(h("p", { class: "note", id: "end-no-next" }, T.end_no_next));
+    // the appeal period, read out when it changes state, not at each second of its countdown
+    if (info && info.tournament && !info.next_match) parts.push(h("p", { class: "note appeal", id: "end-appeal", hidden: true }));
     this.container.replaceChildren(...parts);
+    if (info && this.appealAt === undefined) this.appealAt = Date.now();
+    this.drawAppeal();
     this.container.hidden = false;
     this.container.dataset.loaded = info === undefined ? "" : "true";
     this.container.dataset.standings = info && info.standings ? "true" : "";

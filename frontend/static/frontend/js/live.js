@@ -74,6 +74,11 @@ export class MatchSocket {
         return;
       case "pong":
         return;
+      case "chat": // table talk (talk.js): no version, not an event of the match
+      case "chat-history":
+      case "chat-ack":
+        this.h.chat?.(frame);
+        return;
       case "error":
         this.h.error?.(frame);
         return;

@@ -14,6 +14,7 @@ import { termsPanel } from "./terms.js";
 import { T } from "./words.js";
 import { collapsibleNav } from "./nav.js";
 import { showTimeCall } from "./time-call.js";
+import { TableTalk } from "./talk.js";
 
 const root = document.getElementById("match");
 const matchId = root.dataset.matchId;
@@ -132,6 +133,8 @@ function render() {
   root.dataset.version = match.version;
   root.dataset.status = match.status;
   const board = boardOf(match);
+  // seats a bot plays: marked as bots, never "away" (they have no socket)
+  ui.bots = Object.fromEntries((match.seats || []).filter((s) => s.bot).map((s) => [s.name, s.bot]));
   board.draw(match);
   const text = board.banner(match);
   banner.hidden = !text;
@@ -188,8 +191,11 @@ function tick() {
 }
 setInterval(tick, 250);
 
+const talk = new TableTalk(document.getElementById("talk"), matchId, { send: (frame) => socket.send(frame) });
+
 const socket = new MatchSocket(matchId, {
   status(s) {
+    if (s === "connected") talk.connected();
     conn.textContent = { connecting: L.connecting, connected: L.connected, reconnecting: L.reconnecting,
       missing: "404" }[s] || s;
     conn.dataset.state = s;
@@ -199,7 +205,9 @@ const socket = new MatchSocket(matchId, {
     log.caughtUp(match);
     loadMarks();
     render();
+    talk.matchState(match);
   },
+  chat(frame) { talk.frame(frame); },
   event(frame) {
     log.add(frame);
     if (RULINGS.has(frame.t)) { // a referee's ruling: the players see what changed and why

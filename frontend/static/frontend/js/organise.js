@@ -338,6 +338,43 @@ function renderTimeCall(data, rnd, playing) {
   $("m-round").dataset.timeCalled = called ? "true" : "false";
 }
 
+// The appeal period before the next draw: its countdown (ticking between two reads of the
+// console), what holds it, and the director's "draw now" and a referee's hold.
+let appealTick = null;
+function renderAppeal(data, rnd) {
+  const C = L.evening.clock || {};
+  const appeal = rnd.appeal || {};
+  const open = data.tournament.status === "running" && !appeal.next_drawn;
+  const waiting = open && appeal.waiting;
+  $("m-appeal").hidden = !(open && (waiting || appeal.held));
+  $("m-appeal").dataset.waiting = waiting ? "true" : "false";
+  $("m-draw-now").hidden = !(data.can.desk && waiting && !appeal.held && !appeal.disputed);
+  $("m-hold-draw").hidden = !(data.can.desk && open && !appeal.held);
+  $("m-release-draw").hidden = !(data.can.desk && appeal.held);
+  const read = Date.now();
+  const words = () => {
+    if (appeal.held) return C.appeal_held;
+    if (appeal.disputed) return C.appeal_disputed;
+    const left = Math.max(0, (appeal.remaining_ms || 0) - (Date.now() - read));
+    if (!appeal.draw_at || left <= 0) return C.appeal_drawing;
+    const seconds = Math.ceil(left / 1000);
+    return fmt(C.appeal_next_in, { time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}` });
+  };
+  clearInterval(appealTick);
+  if ($("m-appeal").hidden) return;
+  $("m-appeal-text").textContent = words();
+  if (waiting && appeal.draw_at) appealTick = setInterval(() => { $("m-appeal-text").textContent = words(); }, 1000);
+}
+
+async function drawAction(path, confirmText = null) {
+  clearErrors($("m-draw-row"));
+  if (confirmText && !window.confirm(confirmText)) return;
+  try {
+    await api(path, { method: "POST" });
+    await manage(current.tournament.id);
+  } catch (e) { showAt($("m-draw-error"), e); }
+}
+
 function renderRound(data) {
   const t = data.tournament;
   const rnd = data.round;
@@ -352,6 +389,7 @@ function renderRound(data) {
   const called = Boolean(rnd.time_called_at);
   $("clock-controls").hidden = !(data.can.desk && playing && !called);
   renderTimeCall(data, rnd, playing);
+  renderAppeal(data, rnd);
   clock.set(called ? null : rnd.clock);
   showClockControls(called ? null : rnd.clock);
   const done = rnd.tables.filter((x) => x.status === "finished").length;
@@ -384,6 +422,9 @@ function render(data) {
   desk.href = `/organise/${t.id}/entries/`;
   desk.textContent = t.status === "registration" ? E.desk : E.desk_running;
   $("m-club-link").hidden = !data.can.manage;
+  // Table talk: the organisers switch the players' chat at any time (docs/table-talk.md).
+  $("m-chat-row").hidden = !data.can.manage || t.status === "finished";
+  $("m-player-chat").checked = Boolean(t.player_chat);
   $("m-club-link").href = `/clubs/${t.club}/manage/`;
   $("m-registration").hidden = !(t.status === "registration" && data.can.manage);
   // Before the deadline the start closes check-in too, in one step (the server says whether it is open).
@@ -513,12 +554,14 @@ $("create-form").addEventListener("submit", async (event) => {
   const policy = (chosen().time_policies || []).find((p) => p.value === $("c-time-policy").value);
   if (policy && !policy.default) body.time_policy = policy.value; // none: the game's default
   if ($("c-call-time").checked) body.call_time_automatically = true;
+  if ($("c-player-chat").checked) body.player_chat = true; // table talk (docs/table-talk.md)
+  if ($("c-round-appeal").value !== "") body.round_appeal_minutes = Number($("c-round-appeal").value);
   let t;
   try {
     t = await api("/api/tournaments", { method: "POST", body });
   } catch (e) {
     showInForm(form, e, $("c-error"), { "name-missing": "c-name", "ruleset-unknown": "c-ruleset",
-      "turn-seconds-invalid": "c-turn", "appeal-minutes-invalid": "c-appeal", "fixed-invalid": "c-fixed",
+      "turn-seconds-invalid": "c-turn", "appeal-minutes-invalid": "c-appeal", "round-appeal-minutes-invalid": "c-round-appeal", "fixed-invalid": "c-fixed",
       "bye-points-invalid": "c-bye", "scale-unavailable": "c-scale", "options-invalid": "c-options", "time-policy-invalid": "c-time-policy",
       "stage-format": "stage-list", "stage-param-invalid": "stage-list", "stage-groups": "stage-list",
       "advancement-missing": "stage-list", "stages-missing": "stage-list", "forbidden": "c-club" });
@@ -577,6 +620,10 @@ $("m-call-time").addEventListener("click", async () => {
     await manage(current.tournament.id);
   } catch (e) { showAt($("m-call-time-error"), e); }
 });
+$("m-draw-now").addEventListener("click", () => drawAction(`/api/tournaments/${current.tournament.id}/draw-now`,
+  fmt((L.evening.clock || {}).draw_now_confirm, { n: current.round.number })));
+$("m-hold-draw").addEventListener("click", () => drawAction(`/api/rounds/${current.round.id}/hold-draw`));
+$("m-release-draw").addEventListener("click", () => drawAction(`/api/rounds/${current.round.id}/release-draw`));
 $("clock-start").addEventListener("click", () => clockAction("start", Number($("clock-minutes").value)));
 $("clock-pause").addEventListener("click", () => clockAction("pause"));
 $("clock-resume").addEventListener("click", () => clockAction("resume"));
@@ -595,3 +642,14 @@ async function init() {
   if (wanted) await manage(wanted);
 }
 init().catch(fail);
+
+$("m-player-chat").addEventListener("change", async (event) => {
+  const box = event.currentTarget;
+  $("m-chat-error").hidden = true;
+  try {
+    await api(`/api/tournaments/${$("manage").dataset.tournament}`, { method: "PATCH", body: { player_chat: box.checked } });
+  } catch (e) {
+    box.checked = !box.checked;
+    showAt($("m-chat-error"), e);
+  }
+});

@@ -1,0 +1,1 @@
+"""Each match's chain head anchored outside the match (docs/event-store.md "Anchors")."""

@@ -1,0 +1,1 @@
+"""Appeals: the referee-only notes beside a dispute's public trail."""

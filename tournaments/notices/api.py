@@ -1,0 +1,205 @@
+"""The notices' API (docs/notices.md): the bell's list and marking read, the choices per
+kind, the browsers that receive push, and the match pages whose tab is hidden. Thin views
+over `tournaments.notices.settings`; errors `{code, message}`; signed-in players only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import get_language
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments.api.serializers import ErrorSerializer
+from tournaments.api.views import ERRORS, exception_handler
+from tournaments.notices import preferences as notice_settings
+
+REFUSED = {**ERRORS, 401: OpenApiResponse(ErrorSerializer, description="Not signed in")}
+
+
+class Base(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def get_exception_handler(self) -> Any:
+        return exception_handler
+
+
+class NoticeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=notice_settings.kinds.KINDS)
+    title = serializers.CharField(help_text="In the request's language.")
+    body = serializers.CharField()
+    link = serializers.CharField(help_text="A path of this site: the table, the tournament, the dispute.")
+    created_at = serializers.DateTimeField()
+    read = serializers.BooleanField()
+
+
+class NoticeListSerializer(serializers.Serializer):
+    unread = serializers.IntegerField()
+    notices = NoticeSerializer(many=True)
+
+
+class MarkReadInput(serializers.Serializer):
+    ids = serializers.ListField(
+        child=serializers.IntegerField(), required=False, max_length=200, help_text="These notices."
+    )
+    all = serializers.BooleanField(required=False, default=False, help_text="Every notice.")
+
+
+class UnreadSerializer(serializers.Serializer):
+    unread = serializers.IntegerField()
+
+
+class ChannelsSerializer(serializers.Serializer):
+    in_app = serializers.BooleanField()
+    email = serializers.BooleanField()
+    push = serializers.BooleanField()
+
+
+class KindChoiceSerializer(ChannelsSerializer):
+    kind = serializers.ChoiceField(choices=notice_settings.kinds.KINDS)
+    name = serializers.CharField()
+
+
+class PushInfoSerializer(serializers.Serializer):
+    enabled = serializers.BooleanField(help_text="False: this site has no VAPID keys, nothing is pushed.")
+    public_key = serializers.CharField(
+        help_text="The VAPID public key (the Push API's applicationServerKey)."
+    )
+    subscriptions = serializers.IntegerField(help_text="Your browsers that receive push.")
+
+
+class NoticeSettingsSerializer(serializers.Serializer):
+    kinds = KindChoiceSerializer(many=True)
+    push = PushInfoSerializer()
+
+
+class NoticeSettingsInput(serializers.Serializer):
+    choices = serializers.DictField(
+        child=ChannelsSerializer(),
+        help_text="By kind (`table-ready`, `your-turn`, `result-changed`, `starts-soon`, `dispute-ruled`).",
+    )
+
+
+class SubscriptionKeys(serializers.Serializer):
+    p256dh = serializers.CharField(max_length=200)
+    auth = serializers.CharField(max_length=64)
+
+
+class SubscriptionInput(serializers.Serializer):
+    endpoint = serializers.URLField(max_length=1000)
+    keys = SubscriptionKeys()
+
+
+class UnsubscribeInput(serializers.Serializer):
+    endpoint = serializers.URLField(max_length=1000)
+
+
+class HiddenTabInput(serializers.Serializer):
+    match = serializers.UUIDField()
+    hidden = serializers.BooleanField()
+
+
+class NoticesView(Base):
+    @extend_schema(
+        operation_id="me_notices_list",
+        responses={200: NoticeListSerializer, **REFUSED},
+        description="Your latest in-app notices (newest first, at most 30) and how many are unread.",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(notice_settings.listed(request.user, get_language()))
+
+
+class NoticesReadView(Base):
+    @extend_schema(
+        operation_id="me_notices_read",
+        request=MarkReadInput,
+        responses={200: UnreadSerializer, **REFUSED},
+        description="Mark notices read: `ids`, or `all`. Answers how many stay unread.",
+    )
+    def post(self, request: Request) -> Response:
+        data = MarkReadInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        unread = notice_settings.mark_read(
+            request.user, data.validated_data.get("ids") or [], data.validated_data["all"]
+        )
+        return Response({"unread": unread})
+
+
+class NoticeSettingsView(Base):
+    @extend_schema(
+        operation_id="me_notice_settings",
+        responses={200: NoticeSettingsSerializer, **REFUSED},
+        description="Each kind of notice with the channels it reaches you by, and whether push works here.",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(notice_settings.described(request.user))
+
+    @extend_schema(
+        operation_id="me_notice_settings_update",
+        request=NoticeSettingsInput,
+        responses={200: NoticeSettingsSerializer, **REFUSED},
+        description=(
+            "Choose the channels of each kind named (the others keep theirs). Refusals: "
+            "`unknown-notice-kind` (400). Your email and push notices are then written in the "
+            "request's language."
+        ),
+    )
+    def put(self, request: Request) -> Response:
+        data = NoticeSettingsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        notice_settings.choose(request.user, data.validated_data["choices"], get_language())
+        return Response(notice_settings.described(request.user))
+
+
+class PushSubscriptionsView(Base):
+    @extend_schema(
+        operation_id="me_push_subscribe",
+        request=SubscriptionInput,
+        responses={201: None, **REFUSED},
+        description=(
+            "This browser receives your push notices (its `PushSubscription` as JSON). Refusals: "
+            "`push-disabled` (409: the site has no VAPID keys). A browser subscribed for another "
+            "account before moves over to yours."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = SubscriptionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        keys = data.validated_data["keys"]
+        notice_settings.subscribe(
+            request.user, data.validated_data["endpoint"], keys["p256dh"], keys["auth"], get_language()
+        )
+        return Response(status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="me_push_unsubscribe",
+        request=UnsubscribeInput,
+        responses={204: None, **REFUSED},
+        description="This browser no longer receives your push notices.",
+    )
+    def delete(self, request: Request) -> Response:
+        data = UnsubscribeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        notice_settings.unsubscribe(request.user, data.validated_data["endpoint"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class HiddenTabView(Base):
+    @extend_schema(
+        operation_id="me_hidden_tab",
+        request=HiddenTabInput,
+        responses={204: None, **REFUSED},
+        description=(
+            "Your match page's tab was hidden (`hidden: true`) or shown again: while it is "
+            "hidden, your turn there is a notice (`your-turn`, by push unless you chose otherwise)."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = HiddenTabInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        notice_settings.tab_hidden(request.user, data.validated_data["match"], data.validated_data["hidden"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
