@@ -15,6 +15,9 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from tests import workers
+from tests.database import space_sequences
+
 # The test process borrows no pooled connections: its tests hold connections in threads of
 # their own (across barriers, past a request's end), which no server does and a bounded pool
 # would make wait on each other. The servers the tests start (tests/live, tests/test_foundation)
@@ -24,24 +27,39 @@ if "pool" in settings.DATABASES["default"].get("OPTIONS", {}):
     settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
 
 
+def _pytest_django_creates_the_database(items: list[pytest.Item]) -> bool:
+    """pytest-django creates the test database only when a collected test is marked
+    `django_db` (or asks for `db`)."""
+    wanted = {"db", "transactional_db", "live_server"}
+    return any(
+        item.get_closest_marker("django_db") or wanted & set(getattr(item, "fixturenames", ()))
+        for item in items
+    )
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any, request: pytest.FixtureRequest) -> None:
+    """pytest-django's test database (`test_<name>_gwN` under pytest-xdist), its ids in
+    this worker's own range (tests/workers.py)."""
+    if _pytest_django_creates_the_database(request.session.items):
+        with django_db_blocker.unblock():
+            space_sequences(workers.index() * workers.SEQUENCE_SPACING)
+
+
 @pytest.fixture(scope="session")
 def test_database(
     django_db_setup: None, django_db_blocker: Any, request: pytest.FixtureRequest
 ) -> Iterator[None]:
-    """pytest-django creates the test database only when a collected test is marked
-    `django_db` (or asks for `db`): a run of `committed_db` tests alone would otherwise use
-    the development database. Then it is created here, and destroyed at the end."""
+    """A run of `committed_db` tests alone would otherwise use the development database
+    (pytest-django did not create one): then it is created here, and destroyed at the end."""
     from django.test.utils import setup_databases, teardown_databases
 
-    wanted = {"db", "transactional_db", "live_server"}
-    if any(
-        item.get_closest_marker("django_db") or wanted & set(getattr(item, "fixturenames", ()))
-        for item in request.session.items
-    ):
+    if _pytest_django_creates_the_database(request.session.items):
         yield
         return
     with django_db_blocker.unblock():
         created = setup_databases(verbosity=0, interactive=False, aliases={"default"})
+        space_sequences(workers.index() * workers.SEQUENCE_SPACING)
     yield
     with django_db_blocker.unblock():
         teardown_databases(created, verbosity=0)
@@ -98,6 +116,24 @@ def sqlite_can_empty_its_database(request: pytest.FixtureRequest) -> Iterator[No
     yield
     if emptied:
         lift_sqlite_triggers()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest test first (the SQLite run, minutes in a process of its own): under
+    pytest-xdist it then takes one worker from the start while the others share the rest,
+    instead of starting last and running alone. The same order on every worker."""
+    first = [item for item in items if item.get_closest_marker("first")]
+    items[:] = first + [item for item in items if not item.get_closest_marker("first")]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    """A test marked `alone` runs while no other worker runs one (tests/workers.py). A test
+    marked `runs_tests` takes no turn: the tests it runs in a process of its own take theirs."""
+    if item.get_closest_marker("runs_tests"):
+        return (yield)
+    with workers.turn(alone=item.get_closest_marker("alone") is not None):
+        return (yield)
 
 
 @pytest.fixture(autouse=True)
