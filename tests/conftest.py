@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from tests import workers
+from tests import browser_loop, workers
 from tests.database import space_sequences
 
 # The test process borrows no pooled connections: its tests hold connections in threads of
@@ -129,11 +129,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
     """A test marked `alone` runs while no other worker runs one (tests/workers.py). A test
-    marked `runs_tests` takes no turn: the tests it runs in a process of its own take theirs."""
-    if item.get_closest_marker("runs_tests"):
-        return (yield)
-    with workers.turn(alone=item.get_closest_marker("alone") is not None):
-        return (yield)
+    marked `runs_tests` takes no turn: the tests it runs in a process of its own take theirs.
+    The browser's event loop is set aside for the tests that do not use it (tests/browser_loop.py)."""
+    uses_browser = "browser" in getattr(item, "fixturenames", ())
+    with browser_loop.for_test(uses_browser=uses_browser):
+        if item.get_closest_marker("runs_tests"):
+            return (yield)
+        with workers.turn(alone=item.get_closest_marker("alone") is not None):
+            return (yield)
 
 
 @pytest.fixture(autouse=True)
