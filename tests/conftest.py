@@ -119,11 +119,18 @@ def sqlite_can_empty_its_database(request: pytest.FixtureRequest) -> Iterator[No
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The longest test first (the SQLite run, minutes in a process of its own): under
-    pytest-xdist it then takes one worker from the start while the others share the rest,
-    instead of starting last and running alone. The same order on every worker."""
-    first = [item for item in items if item.get_closest_marker("first")]
-    items[:] = first + [item for item in items if not item.get_closest_marker("first")]
+    """The longest tests first, so that under pytest-xdist the workers end together: the
+    test marked `first` (the SQLite run, minutes in a process of its own), then the modules
+    with a `slow` test (servers, browsers, tools in subprocesses), then the rest, each in
+    the order collected. The same order on every worker."""
+    slow_modules = {item.module for item in items if item.get_closest_marker("slow")}  # type: ignore[attr-defined]
+
+    def rank(item: pytest.Item) -> int:
+        if item.get_closest_marker("first"):
+            return 0
+        return 1 if getattr(item, "module", None) in slow_modules else 2
+
+    items.sort(key=rank)
 
 
 @pytest.hookimpl(wrapper=True)
