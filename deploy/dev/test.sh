@@ -79,10 +79,12 @@ unset PYTHONDONTWRITEBYTECODE
 
 # The whole suite (no arguments: `make test`, CI) on every core: pytest-xdist, one worker a
 # core, each worker with a Redis database, test databases, ids and ports of its own
-# (tests/workers.py), whole modules to a worker; the 30 slowest tests printed (docs/testing.md).
+# (tests/workers.py), tests handed out one by one as workers free up (a module whose tests
+# share a module-scoped fixture goes to one worker: `xdist_group`); the 30 slowest tests
+# printed (docs/testing.md).
 # With arguments, one process, as given (add `-n auto` for more).
 if [ "$#" -eq 0 ]; then
-    set -- --numprocesses="${CACHO_TEST_WORKERS:-auto}" --maxprocesses=8 --dist=loadfile --durations=30
+    set -- --numprocesses="${CACHO_TEST_WORKERS:-auto}" --maxprocesses=8 --dist=loadgroup --durations=30
 fi
 
 echo "==> $(.venv/bin/python -c "import sys; from tournaments.config import main; sys.exit(main())")" >&2
