@@ -15,6 +15,9 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from tests import browser_loop, workers
+from tests.database import space_sequences
+
 # Tournaments draw their next round as soon as a round ends unless a test sets an appeal
 # period (tests/tournaments/test_appeals.py): here and in the servers the tests start.
 os.environ.setdefault("CACHO_ROUND_APPEAL_MINUTES", "0")
@@ -29,24 +32,39 @@ if "pool" in settings.DATABASES["default"].get("OPTIONS", {}):
     settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
 
 
+def _pytest_django_creates_the_database(items: list[pytest.Item]) -> bool:
+    """pytest-django creates the test database only when a collected test is marked
+    `django_db` (or asks for `db`)."""
+    wanted = {"db", "transactional_db", "live_server"}
+    return any(
+        item.get_closest_marker("django_db") or wanted & set(getattr(item, "fixturenames", ()))
+        for item in items
+    )
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any, request: pytest.FixtureRequest) -> None:
+    """pytest-django's test database (`test_<name>_gwN` under pytest-xdist), its ids in
+    this worker's own range (tests/workers.py)."""
+    if _pytest_django_creates_the_database(request.session.items):
+        with django_db_blocker.unblock():
+            space_sequences(workers.index() * workers.SEQUENCE_SPACING)
+
+
 @pytest.fixture(scope="session")
 def test_database(
     django_db_setup: None, django_db_blocker: Any, request: pytest.FixtureRequest
 ) -> Iterator[None]:
-    """pytest-django creates the test database only when a collected test is marked
-    `django_db` (or asks for `db`): a run of `committed_db` tests alone would otherwise use
-    the development database. Then it is created here, and destroyed at the end."""
+    """A run of `committed_db` tests alone would otherwise use the development database
+    (pytest-django did not create one): then it is created here, and destroyed at the end."""
     from django.test.utils import setup_databases, teardown_databases
 
-    wanted = {"db", "transactional_db", "live_server"}
-    if any(
-        item.get_closest_marker("django_db") or wanted & set(getattr(item, "fixturenames", ()))
-        for item in request.session.items
-    ):
+    if _pytest_django_creates_the_database(request.session.items):
         yield
         return
     with django_db_blocker.unblock():
         created = setup_databases(verbosity=0, interactive=False, aliases={"default"})
+        space_sequences(workers.index() * workers.SEQUENCE_SPACING)
     yield
     with django_db_blocker.unblock():
         teardown_databases(created, verbosity=0)
@@ -103,6 +121,34 @@ def sqlite_can_empty_its_database(request: pytest.FixtureRequest) -> Iterator[No
     yield
     if emptied:
         lift_sqlite_triggers()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests first, so that under pytest-xdist the workers end together: the
+    test marked `first` (the SQLite run, minutes in a process of its own), then the modules
+    with a `slow` test (servers, browsers, tools in subprocesses), then the rest, each in
+    the order collected. The same order on every worker."""
+    slow_modules = {item.module for item in items if item.get_closest_marker("slow")}  # type: ignore[attr-defined]
+
+    def rank(item: pytest.Item) -> int:
+        if item.get_closest_marker("first"):
+            return 0
+        return 1 if getattr(item, "module", None) in slow_modules else 2
+
+    items.sort(key=rank)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    """A test marked `alone` runs while no other worker runs one (tests/workers.py). A test
+    marked `runs_tests` takes no turn: the tests it runs in a process of its own take theirs.
+    The browser's event loop is set aside for the tests that do not use it (tests/browser_loop.py)."""
+    uses_browser = "browser" in getattr(item, "fixturenames", ())
+    with browser_loop.for_test(uses_browser=uses_browser):
+        if item.get_closest_marker("runs_tests"):
+            return (yield)
+        with workers.turn(alone=item.get_closest_marker("alone") is not None):
+            return (yield)
 
 
 @pytest.fixture(autouse=True)

@@ -72,3 +72,14 @@ def restore_sqlite_triggers() -> None:
         for name, sql in _sqlite_triggers.items():
             if name not in present:
                 cursor.execute(sql)
+
+
+def space_sequences(start: int) -> None:
+    """Start every sequence of the PostgreSQL test database at `start` (a pytest-xdist
+    worker's own range of ids, tests/workers.py); nothing to do for worker 0 or on SQLite."""
+    if not start or connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT schemaname, sequencename FROM pg_sequences")
+        for schema, name in cursor.fetchall():
+            cursor.execute("SELECT setval(%s::regclass, %s, false)", [f'"{schema}"."{name}"', start])

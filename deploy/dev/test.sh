@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make test`: dev dependencies, PostgreSQL and Redis up, the whole pytest suite.
-# Arguments are passed to pytest (e.g. `deploy/dev/test.sh tests/engine -x`).
+# `make test`: dev dependencies, PostgreSQL and Redis up, the whole pytest suite on every core.
+# Arguments are passed to pytest instead (e.g. `deploy/dev/test.sh tests/engine -x`).
 # With CI set (.ci/run sets it) a test that lacks PostgreSQL, Redis or Chromium fails
 # instead of skipping (tests/needs.py).
 set -euo pipefail
@@ -76,6 +76,16 @@ fi
 # manage.py that the tests start compiles the project again (PYTHONDONTWRITEBYTECODE).
 export PYTHONPYCACHEPREFIX="$PWD/.venv/pycache"
 unset PYTHONDONTWRITEBYTECODE
+
+# The whole suite (no arguments: `make test`, CI) on every core: pytest-xdist, one worker a
+# core, each worker with a Redis database, test databases, ids and ports of its own
+# (tests/workers.py), tests handed out one by one as workers free up (a module whose tests
+# share a module-scoped fixture goes to one worker: `xdist_group`); the 30 slowest tests
+# printed (docs/testing.md).
+# With arguments, one process, as given (add `-n auto` for more).
+if [ "$#" -eq 0 ]; then
+    set -- --numprocesses="${CACHO_TEST_WORKERS:-auto}" --maxprocesses=8 --dist=loadgroup --durations=30
+fi
 
 echo "==> $(.venv/bin/python -c "import sys; from tournaments.config import main; sys.exit(main())")" >&2
 exec .venv/bin/python -m pytest "$@"

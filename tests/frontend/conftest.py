@@ -9,6 +9,7 @@ the `console_watch` fixture does the same for pages a test opens itself
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests import needs
+from tests import browser_loop, needs
 from tests.live.conftest import env, server, services, worker  # noqa: F401  (fixtures)
 from tests.live.harness import session_cookie
 from tests.test_foundation.helpers import Server
@@ -35,28 +36,27 @@ ARGS = [
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """One Chromium per test module. Playwright's sync API runs an event loop in the test
-    thread while it lives, so it is stopped at the end of the module: later tests that run
-    their own loops (tests/live) must not find one running. Meanwhile the ORM calls of these
-    tests are plain synchronous set-up code, which Django's async-safety guard would refuse."""
+    """One Chromium per test process (per pytest-xdist worker), started by the first test
+    that asks for it and shared by the rest (each opens contexts of its own). Playwright's
+    event loop is set aside for the tests that do not use it (tests/browser_loop.py)."""
     if not os.path.exists(CHROMIUM):
         needs.missing("Chromium is not installed (deploy/dev/test.sh installs it as root)")
     from playwright.sync_api import sync_playwright
 
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    playwright = sync_playwright().start()
+    loop = asyncio.get_running_loop()
     try:
-        with sync_playwright() as playwright:
-            launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
             yield launched
-            launched.close()
+        finally:
+            with browser_loop.in_place(loop):
+                launched.close()
     finally:
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+        with browser_loop.in_place(loop):
+            playwright.stop()
 
 
 def watch_console(page: Any, errors: list[str] | None = None, *, responses: bool = True) -> list[str]:

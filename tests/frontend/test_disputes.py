@@ -146,6 +146,7 @@ WATCH_ROWS = """() => {
 # ---------------------------------------------------------------- scenario A
 
 
+@pytest.mark.alone  # asserts a latency
 def test_scenario_a_void_round_three_of_a_live_dudo_match(
     open_page: Any, env: dict[str, str], tmp_path: Path
 ) -> None:

@@ -29,7 +29,8 @@ from tests.live.harness import is_event
 from tests.test_foundation.helpers import PYTHON, ROOT, Server, clean_env, manage, serve
 from tournaments.services import demo_seed
 
-pytestmark = [pytest.mark.slow]
+# One worker runs the module: its journeys share one server (`embedded`), set up once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("embedded-journeys")]
 
 PASSWORD = "a-long-pass-phrase-28"
 

@@ -22,6 +22,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 WITHIN = 1.0
 
 
+@pytest.mark.alone  # asserts a latency
 def test_a_club_referee_hears_of_a_dispute_within_a_second(server: Server) -> None:
     users = get_user_model()
     organiser = users.objects.create(username="organiser")

@@ -151,6 +151,7 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
 
 
+@pytest.mark.alone  # asserts a latency
 def test_a_spectator_spamming_resyncs_gets_bounded_bytes_and_healthz_stays_fast(server: Server) -> None:
     """The attack of issue 21: 200 `sync v=0` frames on a 134-event match (it got 26,800
     frames, 8.4 MB, and /healthz went from 30 to 169 ms)."""

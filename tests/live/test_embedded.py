@@ -34,6 +34,7 @@ print(json.dumps({"match": str(match.pk), "cookies": cookies, "cookie_name": set
 """
 
 
+@pytest.mark.alone  # asserts a latency
 def test_embedded_mode_plays_live_with_in_process_timers(tmp_path: Path) -> None:
     env = clean_env(tmp_path, ALLOWED_HOSTS="127.0.0.1,localhost")
     assert manage(env, "migrate", "--noinput").returncode == 0

@@ -204,6 +204,7 @@ def test_a_client_that_missed_events_converges(server: Server) -> None:
     assert final_back["d"]["state"] == final_steady["d"]["state"]
 
 
+@pytest.mark.alone  # asserts a latency
 def test_a_turn_left_alone_is_played_by_the_timer_within_a_second(server: Server, worker: object) -> None:
     match = _new_match(turn_seconds=2)
     cookie = session_cookie("ana")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -15,6 +17,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from tests import workers
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -100,11 +104,24 @@ def settings_of(env: Mapping[str, str], *names: str) -> dict[str, Any]:
     return result
 
 
+PORTS_PER_WORKER = 750  # 16 workers' ranges fit below the kernel's outgoing ports (32768)
+_next_port = itertools.count(random.randrange(PORTS_PER_WORKER))
+
+
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+    """A port that nothing listens on, from this pytest-xdist worker's own range
+    (tests/workers.py), taken in turn: two workers never pick the same one, nor does a
+    worker pick one again soon after a server let it go."""
+    first = 20_000 + workers.index() * PORTS_PER_WORKER
+    for _ in range(PORTS_PER_WORKER):
+        port = first + next(_next_port) % PORTS_PER_WORKER
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise AssertionError(f"no free port in {first}..{first + PORTS_PER_WORKER - 1}")
 
 
 @dataclass

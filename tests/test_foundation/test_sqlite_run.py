@@ -12,7 +12,7 @@ import pytest
 
 from tests.test_foundation.helpers import ROOT
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.first, pytest.mark.runs_tests]
 
 
 @pytest.mark.skipif(not os.environ.get("DATABASE_URL"), reason="this is the SQLite run itself")

@@ -57,8 +57,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
-import networkx as nx
-
 from tournaments.competition.errors import CompetitionError
 from tournaments.competition.meetings import Pair, opponents, repeat_pairs
 from tournaments.competition.tables import (
@@ -296,6 +294,10 @@ def _match(window: tuple[int, int], met: list[set[int]], units: list[int]) -> li
     gap_max = units[lo] - units[hi - 1]
     b = half * d_max + 1
     a = b * (half * gap_max + 1)
+    # Imported here: networkx is a fifth of the import time of every server, worker and
+    # manage.py, and only a Swiss pairing uses it.
+    import networkx as nx
+
     graph = nx.Graph()
     for i in range(lo, hi):
         for j in range(i + 1, hi):

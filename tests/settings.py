@@ -1,0 +1,9 @@
+"""The test processes' settings: the project's own, on this pytest-xdist worker's Redis
+database (tests/workers.py). Servers and workers that tests start use the project's
+settings module, with the same REDIS_URL in their environment."""
+
+from tests import workers
+
+workers.use_own_redis()
+
+from tournaments.settings import *  # noqa: E402, F403
