@@ -6,11 +6,13 @@ from dataclasses import dataclass
 
 from cacho.engine.bidding.rules import Mode, Rules
 from cacho.engine.errors import RuleError
+from cacho.engine.frozen import quick_init
 
 FACES = (1, 2, 3, 4, 5, 6)
 FACE_NAMES = {1: "ones", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Bid:
     quantity: int

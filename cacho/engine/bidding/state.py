@@ -7,6 +7,7 @@ from typing import Literal
 
 from cacho.engine.bidding.bids import Bid
 from cacho.engine.bidding.rules import Mode, Rules
+from cacho.engine.frozen import quick_init
 
 Direction = Literal["cw", "ccw"]
 Phase = Literal["awaiting-dice", "bidding", "over"]
@@ -28,6 +29,7 @@ class MatchConfig:
         return self.players.index(player)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ActionTaken:
     """A public action of the round so far (bids, pasos, salpicón announcements)."""
@@ -38,6 +40,7 @@ class ActionTaken:
     timed_out: bool = False
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """How the last round ended: public once it happened, dice included where revealed."""
@@ -55,6 +58,7 @@ class Resolution:
     counted: tuple[tuple[int, tuple[int, ...]], ...] | None = None  # by seat, as in RoundResolved
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundState:
     """The round being played: hidden dice, whose turn, the bids so far.
@@ -101,6 +105,7 @@ class TimeCall:
         return tuple(count + aside for count, aside in zip(counts, self.set_aside, strict=True))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TableState:
     """What changes only between rounds: dice held, who opens next, the match's end."""
@@ -126,6 +131,7 @@ class TableState:
     time: TimeCall | None = None  # rounds at time (rules.md §9.1): None until time is called
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundStart:
     """Round `number` and the table it started from (its own `round_starts` left empty)."""
@@ -134,6 +140,7 @@ class RoundStart:
     table: TableState
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class MatchState:
     config: MatchConfig
