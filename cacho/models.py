@@ -167,5 +167,6 @@ class Snapshot(models.Model):
     def __str__(self) -> str:
         return f"{self.match_id}@{self.version}"
 
+
 from cacho.anchors.models import HeadDigest  # noqa: E402,F401  anchors of the chains (cacho.anchors)
 from cacho.talk.models import ChatMessage, ChatMute, ChatReport  # noqa: E402,F401  table talk's rows

@@ -436,9 +436,7 @@ def test_scenario_b_correct_a_turn_of_a_finished_alalay_table(
         table = Table.objects.get(round__tournament=tournament)
         with celery_worker(env, tmp_path):  # records the table's result from its match, as in production
             wait_for(lambda t=table.pk: Table.objects.get(pk=t).status == Table.FINISHED, 20)
-            wait_for(
-                lambda t=tournament.pk: Tournament.objects.get(pk=t).status == Tournament.FINISHED, 20
-            )
+            wait_for(lambda t=tournament.pk: Tournament.objects.get(pk=t).status == Tournament.FINISHED, 20)
         table.refresh_from_db()
         names = dict(Match.objects.get(pk=table.match_id).seats.values_list("index", "name"))
         winner_line = min(table.result, key=lambda line: line["placement"])

@@ -139,9 +139,8 @@ def _check_log_anchors(tournament: Tournament, report: RestoreReport) -> None:
             continue  # a walkover, or recorded before the log anchored heads
         found = matches.event_hash(payload.get("match"), payload.get("match_version"))
         if found != anchored:
-            detail = (
-                f"tournament {tournament.pk}'s log anchors event {payload.get('match_version')}: "
-                + ("missing" if found is None else "a different hash")
+            detail = f"tournament {tournament.pk}'s log anchors event {payload.get('match_version')}: " + (
+                "missing" if found is None else "a different hash"
             )
             report.problems.append(Problem("match-anchor-differs", f"match {payload.get('match')}", detail))
 
