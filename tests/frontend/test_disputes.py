@@ -356,6 +356,8 @@ def test_scenario_a_void_round_three_of_a_live_dudo_match(
     assert player.is_visible("#paused") and "Round 3" in player.inner_text("#table .round-no")
     page.click("#r-commit")
     page.wait_for_selector('#dispute[data-status="ruled"]')
+    # the live review may draw the ruled dispute before the ruling's own answer shows its notice
+    page.wait_for_selector("#d-notice:not([hidden])")
     assert page.is_hidden("#r-form") and page.is_visible("#d-notice")
     assert "A misclick the log confirms." in page.inner_text("#d-ruling")
     assert "Void the round" in page.inner_text("#d-ruling")
@@ -400,7 +402,8 @@ def test_scenario_a_void_round_three_of_a_live_dudo_match(
     # ---- the whole trail, on both dispute pages
     party.wait_for_selector('#dispute[data-status="ruled"]', timeout=10_000)
     assert party.is_hidden("#referee")
-    expected = ["filed", "comment", "paused", "resumed", "paused", "comment", "ruled"]
+    # the ruling lifts the second pause: its "resumed" line comes before "ruled"
+    expected = ["filed", "comment", "paused", "resumed", "paused", "comment", "resumed", "ruled"]
     assert _trail(party) == expected
     page.reload()
     page.wait_for_selector("#dispute[data-loaded]")
@@ -418,7 +421,7 @@ def test_scenario_a_void_round_three_of_a_live_dudo_match(
 def test_scenario_b_correct_a_turn_of_a_finished_alalay_table(
     open_page: Any, env: dict[str, str], tmp_path: Path
 ) -> None:
-    """Bots play an Alalay final table to its end; the club's scorekeeper files a
+    """Bots play an Alalay final table (a physical one) to its end; the club's scorekeeper files a
     scorekeeping dispute pinned to a turn; the referee previews "correct a turn" (the
     standings now and after, the ranks that move highlighted) and commits it."""
     club, boss = _club("olivia", "rita", scorekeeper="sara")
@@ -437,6 +440,9 @@ def test_scenario_b_correct_a_turn_of_a_finished_alalay_table(
         with celery_worker(env, tmp_path):  # records the table's result from its match, as in production
             wait_for(lambda t=table.pk: Table.objects.get(pk=t).status == Table.FINISHED, 20)
             wait_for(lambda t=tournament.pk: Tournament.objects.get(pk=t).status == Tournament.FINISHED, 20)
+        # The bots stand in for what the scorekeeper entered at a physical table: a scorekeeper
+        # is a party to physical tables only.
+        Table.objects.filter(pk=table.pk).update(physical=True)
         table.refresh_from_db()
         names = dict(Match.objects.get(pk=table.match_id).seats.values_list("index", "name"))
         winner_line = min(table.result, key=lambda line: line["placement"])

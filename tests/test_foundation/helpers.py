@@ -54,6 +54,12 @@ CONFIG_VARS = (
     "CACHO_DB_POOL_MIN",
     "CACHO_DB_POOL_MAX",
     "CACHO_DB_POOL_TIMEOUT",
+    # mail and notices
+    "EMAIL_URL",
+    "SITE_URL",
+    "VAPID_PUBLIC_KEY",
+    "VAPID_PRIVATE_KEY",
+    "VAPID_SUBJECT",
 )
 
 POLL = 0.01  # seconds between two looks at another process (a server starting, a log line)

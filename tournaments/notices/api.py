@@ -77,9 +77,17 @@ class NoticeSettingsSerializer(serializers.Serializer):
     push = PushInfoSerializer()
 
 
+class ChannelsInput(serializers.Serializer):
+    """The channels named change; the others keep their choice."""
+
+    in_app = serializers.BooleanField(required=False)
+    email = serializers.BooleanField(required=False)
+    push = serializers.BooleanField(required=False)
+
+
 class NoticeSettingsInput(serializers.Serializer):
     choices = serializers.DictField(
-        child=ChannelsSerializer(),
+        child=ChannelsInput(),
         help_text="By kind (`table-ready`, `your-turn`, `result-changed`, `starts-soon`, `dispute-ruled`).",
     )
 
