@@ -112,7 +112,7 @@ class MyPasswordView(Base):
         description=(
             "A new password. Refusals: `password-wrong` (403), `password-invalid` (400, the "
             "validators' reasons). Other devices are signed out and the API token is deleted; "
-            "this session stays."
+            "the session making the request stays signed in."
         ),
     )
     def post(self, request: Request) -> Response:
