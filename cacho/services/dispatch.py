@@ -19,6 +19,7 @@ cacho.services.notices.)
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import logging
 import os
@@ -45,6 +46,10 @@ class Dispatcher:
         """`clock`: seconds, for the holds (a test passes its own and moves it)."""
         self.clock = clock
         self._pending: OrderedDict[Hashable, Pending] = OrderedDict()
+        # When each pending slot is due, earliest first; an entry whose slot was replaced
+        # or taken meanwhile is stale and skipped (a busy process has a few pending calls
+        # per live match: a scan of them all at every wake cost more than the calls).
+        self._due: list[tuple[float, int, Hashable]] = []
         self._has_work = threading.Condition(threading.Lock())
         self._serial = itertools.count()
         self._worker: threading.Thread | None = None
@@ -83,6 +88,7 @@ class Dispatcher:
                 self._pending.pop(slot, None)
                 not_before = now + after
                 self._pending[slot] = (not_before, transaction, function)
+                heapq.heappush(self._due, (not_before, next(self._serial), slot))
                 # A held call replacing a held one (a match's next move) is due no sooner
                 # than the worker wakes anyway: waking it now would only cost both threads
                 # the GIL.
@@ -109,23 +115,43 @@ class Dispatcher:
         """In a forked child: the parent's worker thread does not exist here, and its locks
         may have been held at the fork; what the parent queued is the parent's to run."""
         self._pending = OrderedDict()
+        self._due = []
         self._has_work = threading.Condition(threading.Lock())
         self._lock = threading.Lock()
         self._worker = None
         self._wakes_at = float("inf")
 
     def _take(self) -> list[Call]:
-        """The calls that are due, in order; waits for one."""
+        """The calls that are due, in the order they were queued; waits for one."""
         with self._has_work:
             while True:
                 now = self.clock()
-                due = [slot for slot, (not_before, _, _) in self._pending.items() if not_before <= now]
+                due: dict[Hashable, int] = {}  # slot: when it was last queued
+                while self._due and self._due[0][0] <= now:
+                    not_before, serial, slot = heapq.heappop(self._due)
+                    entry = self._pending.get(slot)
+                    if entry is not None and entry[0] == not_before:
+                        due[slot] = max(serial, due.get(slot, serial))
                 if due:
                     self._wakes_at = 0.0  # busy: every new call must be looked at
-                    return [self._pending.pop(slot)[1:] for slot in due]
-                wakes_at = min((entry[0] for entry in self._pending.values()), default=now + 60)
+                    return [self._pending.pop(slot)[1:] for slot in sorted(due, key=due.__getitem__)]
+                self._drop_stale()
+                wakes_at = self._due[0][0] if self._due else now + 60
                 self._wakes_at = max(now + 0.001, wakes_at)
                 self._has_work.wait(timeout=self._wakes_at - now)
+
+    def _drop_stale(self) -> None:
+        """Forget the heap's entries for slots replaced or taken since (a match moving
+        every second leaves one per move): the heap stays about as long as the pending calls."""
+        while self._due:
+            not_before, _, slot = self._due[0]
+            entry = self._pending.get(slot)
+            if entry is not None and entry[0] == not_before:
+                return
+            heapq.heappop(self._due)
+        if len(self._due) > 2 * len(self._pending) + 64:
+            self._due = [item for item in self._due if self._pending.get(item[2], (None,))[0] == item[0]]
+            heapq.heapify(self._due)
 
     def _work(self) -> None:
         while True:
@@ -148,6 +174,7 @@ class Dispatcher:
         with self._has_work:
             for slot, (_, group, function) in list(self._pending.items()):
                 self._pending[slot] = (0.0, group, function)
+                heapq.heappush(self._due, (0.0, next(self._serial), slot))
         done = threading.Event()
         self.call(done.set)
         done.wait(timeout)

@@ -9,6 +9,8 @@ import time
 
 import pytest
 from django.db import connection
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cacho.services.dispatch import Dispatcher
 
@@ -62,6 +64,45 @@ def test_a_held_call_waits_and_a_replacement_starts_the_wait_again() -> None:
     clock.now += 0.1
     looked(dispatcher)
     assert ran == ["second"]
+
+
+# A step: queue a held call (key or None, hold in seconds), or move the clock and let the
+# worker look.
+steps = st.lists(
+    st.one_of(
+        st.tuples(st.just("call"), st.sampled_from([None, "a", "b", "c"]), st.sampled_from([0.5, 1.0, 2.0])),
+        st.tuples(st.just("advance"), st.none(), st.sampled_from([0.0, 0.3, 0.5, 1.0, 2.5])),
+    ),
+    max_size=30,
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(steps=steps)
+def test_held_calls_run_once_due_latest_per_key_in_the_order_they_were_queued(
+    steps: list[tuple[str, str | None, float]],
+) -> None:
+    """Against a model: a pending dict in queue order (a replaced key goes to the end);
+    each look runs every pending call that is due, in that order, and nothing else."""
+    clock = Clock()
+    dispatcher = Dispatcher(clock)
+    ran: list[int] = []
+    expected: list[int] = []
+    pending: dict[object, tuple[float, int]] = {}
+    for number, (kind, key, seconds) in enumerate(steps):
+        if kind == "call":
+            dispatcher.call(lambda number=number: ran.append(number), key=key, after=seconds)
+            slot = key if key is not None else ("unkeyed", number)
+            pending.pop(slot, None)
+            pending[slot] = (clock.now + seconds, number)
+        else:
+            clock.now += seconds
+            due = [slot for slot, (not_before, _) in pending.items() if not_before <= clock.now]
+            expected += [pending.pop(slot)[1] for slot in due]
+            looked(dispatcher)
+            assert ran == expected
+    dispatcher.drain()
+    assert ran == expected + [number for _, number in pending.values()]
 
 
 def test_drain_runs_held_calls_at_once() -> None:
