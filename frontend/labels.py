@@ -579,7 +579,7 @@ def _plural(forms: Callable[[int], str]) -> dict[str, str]:
 
 
 def table_labels() -> dict[str, Any]:
-    """The match page (issue #20): panels, game log, plain calls, terms, end screen, Alalay turning."""
+    """The match page: panels, game log, plain calls, terms, end screen, Alalay turning."""
     return {
         # (a context of its own: "%(n)s die" alone is the replay's singular)
         "dice": _plural(lambda n: npgettext("dice held", "%(n)s die", "%(n)s dice", n)),

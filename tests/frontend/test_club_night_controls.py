@@ -1,4 +1,4 @@
-"""The director's controls of a club night, from the browser (issue 27): check-in closed
+"""The director's controls of a club night, from the browser: check-in closed
 before its deadline at the desk, and "close check-in and start" in one step on the console;
 a table of the round made physical (its scorekeeper link at once) and back online before
 its first move; a withdrawn entry marked by a badge in words wherever the console names it.

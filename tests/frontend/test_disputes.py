@@ -1,4 +1,4 @@
-"""Disputes and referee review (issue #18) in a real browser, against the real server, API,
+"""Disputes and referee review in a real browser, against the real server, API,
 engine and data (no request routing, no fake socket frames): the referee queue, the
 dispute page (trail, comments, pause, the review "time machine", the fairness proof, the
 ruling form with its preview) and the match page's Dispute button and pause banner.

@@ -115,7 +115,7 @@ def test_a_spectator_sees_the_cups_lift_and_the_dice_counted_at_a_dudo(open_page
     assert _counted_positions(watcher) == engine_counted
     assert watcher.inner_text("#reveal-tally") == str(count)
     text = watcher.inner_text("#reveal-count")
-    named = FACE_NAMES[face]  # the face in words (issue #20)
+    named = FACE_NAMES[face]  # the face in words
     assert text.startswith(f"There were {count} × {named}") and f"bid: {quantity} × {named}" in text
     assert watcher.locator("#reveal .changes li").count() >= 1
     assert "loses a die" in watcher.inner_text("#reveal .changes")
@@ -156,5 +156,5 @@ def test_the_reveal_can_be_skipped_and_is_translated(open_page: Any) -> None:
     watcher.wait_for_selector("#reveal[data-phase='done']", timeout=2_000)
     assert watcher.locator("#reveal-skip").count() == 0
     assert "Había" in watcher.inner_text("#reveal-count")
-    assert watcher.inner_text("#reveal-announce")  # the result's words await their Spanish (issue #20)
+    assert watcher.inner_text("#reveal-announce")  # the result's words await their Spanish
     shot(watcher, "reveal-skipped-es")

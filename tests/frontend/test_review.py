@@ -1,5 +1,5 @@
 """The referee's review and the pages that list rounds, in a real browser against the real
-server (issue #18): a seated player's disconnection and reconnection on the review's timeline
+server: a seated player's disconnection and reconnection on the review's timeline
 at their times; a voided round's replay named as such ("Round 3 — replays round 2") in the
 table's log, the replay and the review; the ruling preview with the standings' tiebreaks and
 the final ranking before and after, each entry that moves highlighted. Every page watched:

@@ -1,4 +1,4 @@
-"""The dispute queue's "Signals" section (issue #23) in a real browser, against the real
+"""The dispute queue's "Signals" section in a real browser, against the real
 server, API, engine and data: a club referee sees a planted pair that never doubts each
 other, its hint and its rounds; an evidence link opens the replay at the round's end; the
 section speaks Spanish; a player who referees no club sees no club's signals; a dispute's

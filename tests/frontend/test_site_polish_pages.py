@@ -1,4 +1,4 @@
-"""What each person sees and the polish of issue 27, in Chromium: the menu shows the staff
+"""What each person sees and its polish, in Chromium: the menu shows the staff
 pages only to staff, an unknown page is the site's 404 page, the standings scroll inside
 their box on a phone, a knocked-out player's text keeps AA contrast, and the create form
 starts again after a create. Every page is looked at 1280 × 800 and 390 × 844, screenshot

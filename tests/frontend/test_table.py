@@ -1,4 +1,4 @@
-"""The match page (issue #20) in a real browser at 1280×800 and 390×844: player panels with the
+"""The match page in a real browser at 1280×800 and 390×844: player panels with the
 dice count in words, the game log across rounds with the calls in plain words, the reveal
 moving into the log, "Your turn!" once, the phone layout with every action of the turn on the
 first screen, Alalay turning made visible, a paused table, and a finished match's end screen

@@ -1,4 +1,4 @@
-"""The table's words and marks in a real browser (issue #20): a die and dice counted right in
+"""The table's words and marks in a real browser: a die and dice counted right in
 Spanish ("1 dado", "4 dados") and English ("1 die"); the "‖" away mark and its legend while a
 seated player is not connected, gone once they are; and the end screen of a tournament table
 with the tournament's updated standings, the leaders and the player's own row. Every page

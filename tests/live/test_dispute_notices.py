@@ -1,4 +1,4 @@
-"""`/ws/disputes/` carries no hidden die (issue #18): over a real socket (uvicorn,
+"""`/ws/disputes/` carries no hidden die: over a real socket (uvicorn,
 channels-redis), while a dispute on a live table is filed, commented, paused, previewed and
 ruled, every frame is `{"t": "dispute", "id", "status"}` and nothing else; the parties hear
 of each step, another club's referee and a spectator hear nothing; no frame holds a hand

@@ -1,4 +1,4 @@
-"""Seated players' connections are recorded durably for the referee's review (issue #18):
+"""Seated players' connections are recorded durably for the referee's review:
 over real sockets (uvicorn, channels-redis), a player who connects, drops and comes back
 leaves "connected", "disconnected", "reconnected" in the match's presence log, at their
 times, and nothing in the match's event stream; spectators leave no trace; the sweep of

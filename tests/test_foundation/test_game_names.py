@@ -1,4 +1,4 @@
-"""No branch on a game's name outside the engine (issue #17): the shells ask the game's
+"""No branch on a game's name outside the engine: the shells ask the game's
 traits and table line (cacho.engine.traits), so a third game would need no page, API or
 list to learn its name."""
 

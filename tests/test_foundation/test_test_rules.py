@@ -1,4 +1,4 @@
-"""The suite's own rules (issue #17): tests pass time in instead of sleeping (no sleep longer
+"""The suite's own rules: tests pass time in instead of sleeping (no sleep longer
 than a short poll), a missing service fails the run under CI instead of skipping a folder
 (tests.needs, never a plain skip mark), and the benches and test helpers play the engine's
 one bot policy (`Game.bot_payload`) rather than movers of their own."""

@@ -1,4 +1,4 @@
-"""The director's controls of a club night (issue 27): check-in closed before its deadline,
+"""The director's controls of a club night: check-in closed before its deadline,
 or closed and the tournament started in one step, both in the tournament log; a table made
 physical or online before its first move, and refused once play has begun; the console's
 seats and byes say which entries are out of play; the round clock refuses in words that say

@@ -1,4 +1,4 @@
-"""Properties of rulings over the real services and database (issue #18), for sequences of
+"""Properties of rulings over the real services and database, for sequences of
 disputes drawn by hypothesis on a live 1v1 Dudo tournament table (few examples: each plays
 through PostgreSQL):
 

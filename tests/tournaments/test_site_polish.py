@@ -1,4 +1,4 @@
-"""What each person sees and the polish of issue 27: the menu shows a page only to the roles
+"""What each person sees and its polish: the menu shows a page only to the roles
 it serves, an unknown page is the site's 404 page (the API keeps its JSON), the CSV starts
 with a byte-order mark and the XLSX columns fit the names."""
 

@@ -1,4 +1,4 @@
-"""Site staff act as referees (or organisers) only where they hold the role (issue #18): a
+"""Site staff act as referees (or organisers) only where they hold the role: a
 superuser without a membership sees no queue, rules nothing, manages no tournament and
 watches a club's match as a spectator; given the club's referee role, they referee it like
 anyone. Django's admin keeps working for them: it checks their staff status on its own."""

@@ -1,4 +1,4 @@
-// One dispute (issue #18): its facts and whole trail, a comment box; for the referees who may
+// One dispute: its facts and whole trail, a comment box; for the referees who may
 // rule (`can_rule`) the table's pause and resume, the review "time machine" (the match's events
 // one by one, as the referee, a seated player or a spectator sees them, with the round's
 // fairness proof, and the players' disconnections and reconnections on the same timeline) and

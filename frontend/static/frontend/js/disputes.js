@@ -1,4 +1,4 @@
-// The referee queue (issue #18): the open disputes of every club where the user is owner,
+// The referee queue: the open disputes of every club where the user is owner,
 // organiser or referee (GET /api/disputes?status=open), kept current by `watchQueue`. New
 // disputes are announced in an aria-live region; ages tick without re-drawing the rows.
 import { L, api, fmt, h, showError } from "./api.js";

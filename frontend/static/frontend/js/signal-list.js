@@ -1,4 +1,4 @@
-// One integrity signal as a list item (issue #23): its hint, its figures and the rounds it
+// One integrity signal as a list item: its hint, its figures and the rounds it
 // points at (the replay page at the event that ended the round). Shared by the dispute
 // queue's "Signals" section and a dispute's review page, where the rounds of the disputed
 // match itself are marked.

@@ -1,4 +1,4 @@
-// The dispute queue's "Signals" section (issue #23): the integrity signals of every club the
+// The dispute queue's "Signals" section: the integrity signals of every club the
 // user referees (GET /api/signals), each drawn by `signalItem`. Hints, never penalties.
 import { L, api, fmt, h, showError } from "./api.js";
 import { signalItem } from "./signal-list.js";

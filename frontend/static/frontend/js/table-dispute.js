@@ -1,4 +1,4 @@
-// On the match page (issue #18): a seated player's "Dispute" button and its small form
+// On the match page: a seated player's "Dispute" button and its small form
 // (POST /api/matches/{match}/disputes), links to the disputes filed at this table, and the
 // referee's pause: a banner with the reason and every action of the table disabled.
 import { L, api, fmt, h, showError } from "./api.js";
