@@ -1,5 +1,5 @@
-"""A whole club night from the browser, on PostgreSQL + Redis with a real Celery worker
-(issue 27, "Done when"): the director creates a Dudo Swiss with a check-in deadline still
+"""A whole club night from the browser, on PostgreSQL + Redis with a real Celery worker:
+the director creates a Dudo Swiss with a check-in deadline still
 ahead, pastes the guests at the desk, checks six of seven in and closes check-in early
 ("Close check-in now"), then starts. Round 1 has three tables: the console makes one
 physical before it starts, and the club's scorekeeper keeps it from a phone until its

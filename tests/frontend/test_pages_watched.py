@@ -1,5 +1,5 @@
-"""The pages around play, walked as a new user walks them, their consoles watched (issue #20:
-no console error on any page): sign up, my matches, the clubs and a club, log out and in
+"""The pages around play, walked as a new user walks them, their consoles watched (no
+console error on any page): sign up, my matches, the clubs and a club, log out and in
 again; and the 403 and 500 pages in the site's layout and language, at 1280 × 800 and
 390 × 844, in English and Spanish.
 

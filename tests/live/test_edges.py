@@ -153,7 +153,7 @@ def p99(values: list[float]) -> float:
 
 @pytest.mark.alone  # asserts a latency
 def test_a_spectator_spamming_resyncs_gets_bounded_bytes_and_healthz_stays_fast(server: Server) -> None:
-    """The attack of issue 21: 200 `sync v=0` frames on a 134-event match (it got 26,800
+    """The resync attack: 200 `sync v=0` frames on a 134-event match (it got 26,800
     frames, 8.4 MB, and /healthz went from 30 to 169 ms)."""
     match = long_match(134)
     url = ws_url(server, match.pk)

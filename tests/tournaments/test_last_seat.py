@@ -1,4 +1,4 @@
-"""The last one at a table wins it (issue 28, defect 2; rules.md §9 P-3).
+"""The last one at a table wins it (rules.md §9 P-3).
 
 Through the API, as an organiser runs an evening of guests (entries without accounts): an
 Alalay table of 4 where 3 forfeit ends at once with the 4th placed first, its match over

@@ -1,6 +1,6 @@
 """A stage plan that cannot run is refused when it is created, where the plan alone says so,
 naming the field to change; at the start, the refusal says which numbers do not fit, in
-English and Spanish (issue 28, defect 3). A refusal stores nothing."""
+English and Spanish. A refusal stores nothing."""
 
 from __future__ import annotations
 
