@@ -4,8 +4,8 @@ Run `python bench/pairing.py` (`--quick`: the small fields only). Two parts:
 
 1. Swiss repeats. For each field size and table size, a simulated Swiss stage (placements
    from `random.Random(seed)` here, never inside the core): every round is paired by the
-   current code, and the same request (same scores, same history) by the code before
-   issue #16 item 5 (`bench/swiss_before.py`, the baseline). Per round: the new repeats,
+   current code, and the same request (same scores, same history) by the pairing of
+   commit d4f079c (`bench/swiss_before.py`, the baseline). Per round: the new repeats,
    the lower bound the new code reports, the old repeats. Then the pairing of the last
    round of each field of 1,000 is timed, new and old (target: under 1 s).
 2. A Swiss stage of 1,000 entries at tables of 6 with real standings: the pairing of

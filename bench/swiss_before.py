@@ -1,4 +1,4 @@
-"""BASELINE ONLY: the Swiss pairing as it was before issue #16 item 5 (commit d4f079c).
+"""BASELINE ONLY: the Swiss pairing of commit d4f079c.
 
 A verbatim copy of the old `tournaments/competition/swiss.py` (exhaustive up to 10 seated
 entries, a swap heuristic above), kept in the bench so that `bench/pairing.py` can

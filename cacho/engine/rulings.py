@@ -1,4 +1,4 @@
-"""Referee rulings (issue #18): the command both games decide, and its strict parsing.
+"""Referee rulings: the command both games decide, and its strict parsing.
 
 A ruling is a JSON object `{"kind": ..., ...params}` (docs/engine.md, "Rulings"). Each
 game decides the kinds that fit it; a kind that does not fit the game, a malformed
