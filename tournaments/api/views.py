@@ -25,7 +25,7 @@ from cacho.api import errors as api_errors
 from tournaments import catalogue, exports, services
 from tournaments.api import serializers as s
 from tournaments.models import Club, Entry, Membership, Tournament
-from tournaments.services import desk, members, standings
+from tournaments.services import desk, members, standings, team_members
 
 ERRORS = {
     400: OpenApiResponse(s.ErrorSerializer, description="Bad input: {code, message}"),
@@ -218,8 +218,10 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
         tournament = self.get_object()
         names = {e.pk: e.name for e in tournament.entries.all()}
         at_time = standings.at_time_counts(tournament)
+        lineup = team_members.lineups(tournament)
         placings = [
             {"place": p.place, "entry": p.entry_id, "name": names.get(p.entry_id, "")}
+            | ({"members": lineup.get(p.entry_id, [])} if lineup else {})
             | ({"decided_at_time": at_time[p.entry_id]} if p.entry_id in at_time else {})
             for p in standings.final_ranking(tournament)
         ]

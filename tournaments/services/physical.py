@@ -24,7 +24,7 @@ from cacho.engine.errors import RecordFormatError, RuleError
 from cacho.services.matches import VersionConflict
 from tournaments import matches
 from tournaments.models import Entry, Membership, Table, TableSeat
-from tournaments.services import log, results, tables
+from tournaments.services import log, results, tables, team_members
 from tournaments.services.clubs import has_role, require_role
 from tournaments.services.errors import Forbidden, NotFound, TournamentError
 from tournaments.services.lifecycle import locked
@@ -233,11 +233,12 @@ def _switch(table_id: Any, by: Any, *, physical: bool) -> Table:
         new = matches.create_table_match(
             tournament.ruleset,
             [seat.entry.name for seat in seats],
-            [seat.entry.user for seat in seats],
+            [team_members.seat_user(seat.entry, seat.members) for seat in seats],
             options=tournament.options,
             turn_seconds=tournament.turn_seconds,
             ref=ref,
             physical=physical,
+            members=[[m["name"] for m in seat.members] for seat in seats],
         )
         for seat in seats:
             if seat.forfeited:

@@ -1,0 +1,116 @@
+"""Pairs and teams: which tournaments take them, their members (accounts by username, or
+guests by name), and the members a table seats (substitutions: `substitutions`).
+
+A pair or team is one entry: one seat at a table, one line in the standings. Only a game
+whose seats can be teams takes them (`matches.team_seats`: Alalay, where a team plays one
+scorecard and its members throw in rotation, rules.md §8 AL-8); a bidding game, where
+every player holds their own dice, refuses them at creation (`entry-type-game`). In such a
+game every stage format takes pairs and teams, since each is one seat.
+
+A table keeps the members it was drawn with (`TableSeat.members`), which the match plays
+and the ratings rate, whatever substitutions come after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
+
+from tournaments import matches
+from tournaments.models import Entry, EntryMember, TableSeat, Tournament
+from tournaments.services.errors import TournamentError
+from tournaments.services.members import user_by_username
+
+NAME_LENGTH = 64
+
+
+def check_entry_type(ruleset: str, entry_type: str) -> None:
+    """Pairs and teams only where the game's seats can be teams (`entry-type-game`)."""
+    if entry_type != Tournament.INDIVIDUAL and not matches.team_seats(ruleset):
+        raise TournamentError(
+            "entry-type-game",
+            _("Pairs and teams play Alalay only: in the bidding games every player holds their own dice."),
+            field="entry_type",
+        )
+
+
+def parse_member(item: Any) -> tuple[str, Any]:
+    """One member as given: a guest's name (a string or `{"name"}`) or an account
+    (`{"username"}`, named by its username)."""
+    if isinstance(item, dict) and set(item) == {"username"}:
+        user = user_by_username(item["username"])
+        return user.get_username(), user
+    name = item.get("name") if isinstance(item, dict) and set(item) == {"name"} else item
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_LENGTH:
+        raise TournamentError(
+            "member-invalid",
+            _('A member is a guest\'s name of 1 to 64 characters or {"username": …} of an account.'),
+        )
+    return name.strip(), None
+
+
+def check_free(tournament: Tournament, users: Sequence[Any], entry: Entry | None = None) -> None:
+    """An account plays in one entry of a tournament (`member-already-entered`)."""
+    ids = [u.pk for u in users if u is not None]
+    taken = EntryMember.objects.filter(entry__tournament=tournament, user_id__in=ids)
+    if entry is not None:
+        taken = taken.exclude(entry=entry)
+    if taken.exists():
+        raise TournamentError("member-already-entered", _("That player is already in another entry."))
+
+
+def clean_members(tournament: Tournament, items: Sequence[Any]) -> list[tuple[str, Any]]:
+    """A new entry's members as (name, user or None), checked: as many as the tournament's
+    team size, no name twice (case aside), no account already in another entry."""
+    if tournament.entry_type == Tournament.INDIVIDUAL:
+        if items:
+            raise TournamentError("entry-members-invalid", _("An individual entry has no members."))
+        return []
+    members = [parse_member(item) for item in items]
+    if len(members) != tournament.team_size:
+        raise TournamentError(
+            "entry-members-invalid", _("This entry needs %d named members.") % tournament.team_size
+        )
+    if len({name.casefold() for name, _user in members}) != len(members):
+        raise TournamentError("member-name-twice", _("Two members of an entry have the same name."))
+    check_free(tournament, [user for _name, user in members])
+    return members
+
+
+def seat_members(entry: Entry) -> list[dict[str, Any]]:
+    """The entry's members as a table records them, in the order they take its turns."""
+    return [{"name": m.name, "user": m.user_id} for m in entry.members.all()]
+
+
+def seat_user(entry: Entry, members: Sequence[dict[str, Any]]) -> Any:
+    """The account that holds the entry's seat in the match: the entry's own, else its first
+    member with an account (it sends the team's moves; the match says which member throws)."""
+    if entry.user_id is not None:
+        return entry.user
+    first = next((m["user"] for m in members if m["user"] is not None), None)
+    return None if first is None else get_user_model().objects.filter(pk=first).first()
+
+
+def lineups(tournament: Tournament) -> dict[int, list[str]]:
+    """Entry id -> everyone who plays for it, as the standings and exports list them: the
+    members who sat at its tables (by their first table), then its members yet to play.
+    Empty for a tournament of individuals."""
+    if tournament.entry_type == Tournament.INDIVIDUAL:
+        return {}
+    out: dict[int, list[str]] = {}
+    seats = TableSeat.objects.filter(table__round__tournament=tournament, forfeited=False)
+    for entry_id, members in seats.order_by("table__round__number", "table__number").values_list(
+        "entry_id", "members"
+    ):
+        names = out.setdefault(entry_id, [])
+        names.extend(m["name"] for m in members if m["name"] not in names)
+    for entry_id, name in EntryMember.objects.filter(entry__tournament=tournament).values_list(
+        "entry_id", "name"
+    ):
+        names = out.setdefault(entry_id, [])
+        if name not in names:
+            names.append(name)
+    return out
