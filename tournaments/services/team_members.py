@@ -101,7 +101,10 @@ def lineups(tournament: Tournament) -> dict[int, list[str]]:
     if tournament.entry_type == Tournament.INDIVIDUAL:
         return {}
     out: dict[int, list[str]] = {}
-    seats = TableSeat.objects.filter(table__round__tournament=tournament, forfeited=False)
+    # Every seat but one drawn for an entry already out of play (forfeited, never in the match).
+    seats = TableSeat.objects.filter(table__round__tournament=tournament).exclude(
+        forfeited=True, match_seat__isnull=True
+    )
     for entry_id, members in seats.order_by("table__round__number", "table__number").values_list(
         "entry_id", "members"
     ):
