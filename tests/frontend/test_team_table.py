@@ -33,3 +33,48 @@ def test_the_table_page_shows_each_teams_members_and_who_throws(open_page: Any) 
     page.wait_for_selector("h3:has-text('Blues (beto, Eva, Flor)')")
     page.wait_for_selector("h2:has-text('Reds (ana)')")
     shot(page, "table-alalay-teams")
+
+
+def test_a_finished_team_tournament_shows_the_champion_team_first_with_its_members(open_page: Any) -> None:
+    """Four Alalay teams of two, one Swiss round at a table of four (seat 0 wins, results
+    chosen by the test): the podium, the final ranking and the standings list each team's
+    members under its name, the champion team first."""
+    from tests.tournaments.helpers import play_scripted
+    from tournaments import services
+    from tournaments.services.standings import final_ranking
+
+    session_cookie("dora")
+    owner = get_user_model().objects.get(username="dora")
+    club = services.create_club("Club de equipos", "equipos", owner)
+    stages = [{"name": "Suiza", "format": "swiss", "params": {"rounds": 1, "table_size": 4}}]
+    tournament = services.create_tournament(
+        club.pk,
+        owner,
+        name="Copa de equipos",
+        ruleset="alalay",
+        entry_type="team",
+        team_size=2,
+        stages=stages,
+        standings={"tiebreaks": ["eliminations", "dice_left"]},
+    )
+    members = {}
+    for team in ("Rojos", "Azules", "Verdes", "Negros"):
+        members[team] = [f"{team[0]}na", f"{team[0]}eto"]
+        services.register(tournament.pk, owner, name=team, members=members[team])
+    services.start_tournament(tournament.pk, owner)
+    play_scripted(tournament)
+    names = {e.pk: e.name for e in tournament.entries.all()}
+    champion = names[next(p.entry_id for p in final_ranking(tournament) if p.place == 1)]
+
+    page = open_page(f"/tournaments/{tournament.pk}/", locale="es", watch=True)
+    page.wait_for_selector("#tournament[data-loaded]")
+    page.wait_for_selector("#t-final:not([hidden]) #t-podium li.step")
+    first_step = page.locator('#t-podium li.step[data-place="1"] .names li')
+    assert first_step.inner_text().splitlines() == [champion, ", ".join(members[champion])]
+    top = page.locator("#t-ranking tbody tr").first
+    assert top.locator("td").first.inner_text() == "1"
+    assert top.locator("td").nth(1).inner_text().splitlines() == [champion, ", ".join(members[champion])]
+    for team, names_of in members.items():
+        row = page.locator("#t-standings tbody tr", has_text=team)
+        assert row.locator(".members").inner_text() == ", ".join(names_of)
+    shot(page, "tournament-teams-podium")
