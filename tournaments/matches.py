@@ -57,10 +57,12 @@ def create_table_match(
     ref: str,
     physical: bool = False,
     members: Sequence[Sequence[str]] = (),
+    partners: Sequence[Sequence[Any]] = (),
 ) -> uuid.UUID:
     """A live match for a table; `seat_names[0]` opens. Users (or None) take their seats.
     `physical`: its scorekeeper enters it (no die rolled, no clock). `members`: per seat,
-    the players of a pair or team, in the order they take its turns."""
+    the players of a pair or team, in the order they take its turns; `partners`: per seat,
+    the other accounts among them, which play the seat too."""
     match = match_service.create_match(
         ruleset,
         list(seat_names),
@@ -74,6 +76,9 @@ def create_table_match(
     for index, user in enumerate(users):
         if user is not None:
             match_service.take_seat(match.pk, index, user)
+    for index, accounts in enumerate(partners):
+        for account in accounts:
+            match_service.add_partner(match.pk, index, account)
     return match.pk
 
 

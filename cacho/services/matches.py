@@ -31,7 +31,7 @@ from cacho.engine.errors import RuleError
 from cacho.engine.games import game_for
 from cacho.engine.rulings import RESULT_KINDS
 from cacho.engine.undo import Undo
-from cacho.models import Match, Seat
+from cacho.models import Match, Seat, SeatPartner
 from cacho.services.batch import SERVER, Batch
 from cacho.services.creation import create_match, import_record
 from cacho.services.notices import publish_seats
@@ -358,6 +358,28 @@ def take_seat(match_id: Any, index: int, user: Any) -> Seat:
         seat.save(update_fields=["user"])
         transaction.on_commit(lambda: publish_seats(match_id))
     return seat
+
+
+def add_partner(match_id: Any, index: int, user: Any) -> None:
+    """A teammate's account plays seat `index` too (a pair's or team's member): it sends the
+    seat's moves and sees what the seat sees. One seat per account and match."""
+    with transaction.atomic():
+        _locked(match_id)
+        if not Seat.objects.filter(match_id=match_id, index=index).exists():
+            raise LookupError("no-such-seat")
+        seated = Seat.objects.filter(match_id=match_id, user=user).exclude(index=index).exists()
+        if seated or SeatPartner.objects.filter(match_id=match_id, user=user).exists():
+            raise PermissionError("already-seated")
+        SeatPartner.objects.create(match_id=match_id, index=index, user=user)
+
+
+def seat_of_user(match: Any, user: Any) -> Seat | None:
+    """The seat an account plays in a match: its own, or the one it partners."""
+    seat = Seat.objects.filter(match=match, user=user).first()
+    if seat is not None:
+        return seat
+    partner = SeatPartner.objects.filter(match=match, user=user).first()
+    return None if partner is None else Seat.objects.filter(match=match, index=partner.index).first()
 
 
 # ---------------------------------------------------------------- helpers

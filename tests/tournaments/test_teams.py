@@ -15,10 +15,12 @@ from typing import Any
 
 import openpyxl
 import pytest
+from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from cacho.engine.alalay.bots import bot_payload
 from cacho.models import Match, Seat
+from tests.cacho.helpers import state_of
 from tests.tournaments.helpers import club_with_organiser
 from tournaments.models import Entry, EntryMember, RatingChange, Table, TableSeat, Tournament, TournamentEvent
 
@@ -98,33 +100,51 @@ def test_members_by_username_or_as_guests_and_what_is_refused(make_user: Any) ->
         assert refused.status_code == 400 and refused.json()["code"] == code, (body, refused.content)
     assert Entry.objects.filter(tournament_id=tid).count() == 1
     assert EntryMember.objects.filter(entry__tournament_id=tid).count() == 3
-    # A player registers their own team, captained by their account.
+    # A player registers their own team, captained by their account; a member of another
+    # team cannot captain one.
     mine = client_for(beto).post(url, {"name": "Blues", "members": ["beto", "Eva", "Flor"]}, format="json")
     assert mine.status_code == 201 and mine.json()["username"] == "beto"
-    assert ana.pk != beto.pk
+    theirs = client_for(ana).post(url, {"name": "Greens", "members": ["Gus", "Hana", "Ines"]}, format="json")
+    assert theirs.status_code == 400 and theirs.json()["code"] == "member-already-entered"
+    assert Entry.objects.filter(tournament_id=tid).count() == 2
 
 
 # ---------------------------------------------------------------- playing through the API
 
 
-def play_table(table: Table, rng: random.Random) -> None:
-    """Every move of the table's match, each sent over HTTP by the account that holds the
-    seat on turn (the engine's plain bot chooses it from that account's view)."""
-    clients = {seat.name: client_for(seat.user) for seat in Seat.objects.filter(match_id=table.match_id)}
+def play_table(table: Table, rng: random.Random) -> set[str]:
+    """Every move of the table's match, each sent over HTTP by the account of the member
+    whose throw it is when that member has one, else by the account holding the team's
+    seat (the engine's plain bot chooses the move from that account's view). The members
+    who sent moves from their own accounts."""
+    seats = list(Seat.objects.filter(match_id=table.match_id).order_by("index"))
+    holders = {seat.name: seat.user for seat in seats}
+    table_entry_names = [seat.name for seat in seats]
+    accounts = {
+        seat.entry.name: {m["name"]: m["user"] for m in seat.members if m["user"] is not None}
+        for seat in table.seats.select_related("entry")
+    }
+    users = get_user_model().objects.in_bulk([u for team in accounts.values() for u in team.values()])
+    sent_by: set[str] = set()
     for _ in range(2000):
         if Match.objects.get(pk=table.match_id).status != Match.STATUS_LIVE:
-            return
-        view = client_for().get(f"/api/matches/{table.match_id}").json()["state"]
-        on_turn = view["turn"]["entry"]
-        mine = clients[on_turn].get(f"/api/matches/{table.match_id}").json()["state"]
+            return sent_by
+        turn = state_of(table.match_id).turn  # whose throw it is (read, not sent: no rate spent)
+        entry = table_entry_names[turn.seat]
+        account = accounts[entry].get(turn.member)
+        client = client_for(users[account] if account is not None else holders[entry])
+        mine = client.get(f"/api/matches/{table.match_id}").json()["state"]
+        assert mine["you"] == entry and mine["turn"]["member"] == turn.member
         payload = bot_payload(mine, rng)
         assert payload is not None, mine
-        sent = clients[on_turn].post(
+        sent = client.post(
             f"/api/matches/{table.match_id}/commands",
             {"command_id": f"teams-{next(_commands)}", **payload},
             format="json",
         )
         assert sent.status_code == 201, sent.content
+        if account is not None:
+            sent_by.add(turn.member)
     raise AssertionError("a match that does not end")
 
 
@@ -177,6 +197,7 @@ def test_a_tournament_of_pairs_or_teams_is_played_to_the_finish(
     base = f"/api/tournaments/{tid}"
 
     substituted = False
+    played_by: set[str] = set()
     for _ in range(50):
         tournament = Tournament.objects.get(pk=tid)
         if tournament.status == Tournament.FINISHED:
@@ -202,7 +223,7 @@ def test_a_tournament_of_pairs_or_teams_is_played_to_the_finish(
             assert busy.status_code == 409 and busy.json()["code"] == "substitution-table-playing"
             assert leaving in entry.members.values_list("name", flat=True)
         for table in playing:
-            play_table(table, rng)
+            played_by |= play_table(table, rng)
         if not substituted and Tournament.objects.get(pk=tid).status != Tournament.FINISHED:
             # Between rounds the substitution goes through: the next table seats the newcomer
             # in the leaver's place of the rotation; the table played keeps who played it.
@@ -216,6 +237,8 @@ def test_a_tournament_of_pairs_or_teams_is_played_to_the_finish(
     tournament = Tournament.objects.get(pk=tid)
     assert tournament.status == Tournament.FINISHED
     assert substituted
+    # Teammates with accounts played their own throws: the first team's second member too.
+    assert {"m0-0", "m0-1"} <= played_by
 
     seated_later = TableSeat.objects.filter(
         entry=substituted_entry, table__round__number__gt=seat.table.round.number

@@ -101,9 +101,9 @@ def register(
             raise TournamentError("registration-closed", _("Registration is closed."))
         stage = late_entry_stage(tournament) if late else None
         name = _clean_name(tournament, name)
-        seated = team_members.clean_members(tournament, members)
         if user is not None and Entry.objects.filter(tournament=tournament, user=user).exists():
             raise TournamentError("already-registered", _("You are already registered."))
+        seated = team_members.clean_members(tournament, members, user)
         entry = Entry.objects.create(
             tournament=tournament, name=name, user=user, rating=rating, is_bot=is_bot
         )

@@ -482,15 +482,20 @@ def _create_round(tournament: Tournament, stage: Stage, planned: formats.Planned
         forfeits = [e for e in seated if e.status in OUT_OF_PLAY]
         match_id = None
         if len(playing) >= 2:
+            holders = [team_members.seat_user(e, members[e.pk]) for e in playing]
             match_id = matches.create_table_match(
                 tournament.ruleset,
                 [e.name for e in playing],
-                [team_members.seat_user(e, members[e.pk]) for e in playing],
+                holders,
                 options=tournament.options,
                 turn_seconds=tournament.turn_seconds,
                 ref=f"t{tournament.pk}-r{number}-t{index}",
                 physical=tournament.physical,
                 members=[[m["name"] for m in members[e.pk]] for e in playing],
+                partners=[
+                    team_members.seat_partners(e, members[e.pk], holder)
+                    for e, holder in zip(playing, holders, strict=True)
+                ],
             )
         table = Table.objects.create(
             round=rnd,

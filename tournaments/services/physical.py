@@ -230,15 +230,20 @@ def _switch(table_id: Any, by: Any, *, physical: bool) -> Table:
         replaced = table.match_id
         kind = "physical" if physical else "online"
         ref = f"t{tournament.pk}-r{table.round.number}-t{table.number}-{kind}"
+        holders = [team_members.seat_user(seat.entry, seat.members) for seat in seats]
         new = matches.create_table_match(
             tournament.ruleset,
             [seat.entry.name for seat in seats],
-            [team_members.seat_user(seat.entry, seat.members) for seat in seats],
+            holders,
             options=tournament.options,
             turn_seconds=tournament.turn_seconds,
             ref=ref,
             physical=physical,
             members=[[m["name"] for m in seat.members] for seat in seats],
+            partners=[
+                team_members.seat_partners(seat.entry, seat.members, holder)
+                for seat, holder in zip(seats, holders, strict=True)
+            ],
         )
         for seat in seats:
             if seat.forfeited:

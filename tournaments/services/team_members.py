@@ -53,18 +53,21 @@ def parse_member(item: Any) -> tuple[str, Any]:
 
 
 def check_free(tournament: Tournament, users: Sequence[Any], entry: Entry | None = None) -> None:
-    """An account plays in one entry of a tournament (`member-already-entered`)."""
+    """An account plays in one entry of a tournament, as a member or as the entry's own
+    account (`member-already-entered`)."""
     ids = [u.pk for u in users if u is not None]
     taken = EntryMember.objects.filter(entry__tournament=tournament, user_id__in=ids)
+    holding = Entry.objects.filter(tournament=tournament, user_id__in=ids)
     if entry is not None:
-        taken = taken.exclude(entry=entry)
-    if taken.exists():
+        taken, holding = taken.exclude(entry=entry), holding.exclude(pk=entry.pk)
+    if taken.exists() or holding.exists():
         raise TournamentError("member-already-entered", _("That player is already in another entry."))
 
 
-def clean_members(tournament: Tournament, items: Sequence[Any]) -> list[tuple[str, Any]]:
+def clean_members(tournament: Tournament, items: Sequence[Any], holder: Any = None) -> list[tuple[str, Any]]:
     """A new entry's members as (name, user or None), checked: as many as the tournament's
-    team size, no name twice (case aside), no account already in another entry."""
+    team size, no name twice (case aside), no account (nor the entry's own, `holder`)
+    already in another entry."""
     if tournament.entry_type == Tournament.INDIVIDUAL:
         if items:
             raise TournamentError("entry-members-invalid", _("An individual entry has no members."))
@@ -76,7 +79,7 @@ def clean_members(tournament: Tournament, items: Sequence[Any]) -> list[tuple[st
         )
     if len({name.casefold() for name, _user in members}) != len(members):
         raise TournamentError("member-name-twice", _("Two members of an entry have the same name."))
-    check_free(tournament, [user for _name, user in members])
+    check_free(tournament, [holder, *(user for _name, user in members)])
     return members
 
 
@@ -92,6 +95,13 @@ def seat_user(entry: Entry, members: Sequence[dict[str, Any]]) -> Any:
         return entry.user
     first = next((m["user"] for m in members if m["user"] is not None), None)
     return None if first is None else get_user_model().objects.filter(pk=first).first()
+
+
+def seat_partners(entry: Entry, members: Sequence[dict[str, Any]], holder: Any) -> list[Any]:
+    """The members' accounts that play the entry's seat beside its holder (`seat_user`)."""
+    ids = [m["user"] for m in members if m["user"] is not None and m["user"] != getattr(holder, "pk", None)]
+    found = {u.pk: u for u in get_user_model().objects.filter(pk__in=ids)}
+    return [found[i] for i in ids if i in found]
 
 
 def lineups(tournament: Tournament) -> dict[int, list[str]]:
