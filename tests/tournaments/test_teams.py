@@ -24,7 +24,7 @@ from tests.cacho.helpers import state_of
 from tests.tournaments.helpers import club_with_organiser
 from tournaments.models import Entry, EntryMember, RatingChange, Table, TableSeat, Tournament, TournamentEvent
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 
 _commands = itertools.count(1)
 
