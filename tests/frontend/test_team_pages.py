@@ -1,5 +1,7 @@
-"""The table page of an Alalay match between teams: each team's members beside its name and
-the member whose throw it is (a team's members throw in rotation, rules.md §8 AL-8)."""
+"""Pairs and teams in the browser: the desk registers a team with its members and substitutes
+one between rounds; the table page of an Alalay match between teams shows each team's
+members beside its name and the member whose throw it is (rules.md §8 AL-8); a finished
+team tournament's page lists the champion team first with its members."""
 
 from __future__ import annotations
 
@@ -78,3 +80,56 @@ def test_a_finished_team_tournament_shows_the_champion_team_first_with_its_membe
         row = page.locator("#t-standings tbody tr", has_text=team)
         assert row.locator(".members").inner_text() == ", ".join(names_of)
     shot(page, "tournament-teams-podium")
+
+
+def test_the_desk_registers_a_team_and_substitutes_a_member_between_rounds(open_page: Any) -> None:
+    from tests.tournaments.helpers import finish_round
+    from tournaments import services
+    from tournaments.models import Entry
+
+    for name in ("olga", "ana", "beto"):
+        session_cookie(name)
+    owner = get_user_model().objects.get(username="olga")
+    club = services.create_club("Club de parejas", "parejas", owner)
+    stages = [{"name": "Suiza", "format": "swiss", "params": {"rounds": 2, "table_size": 2}}]
+    tournament = services.create_tournament(
+        club.pk,
+        owner,
+        name="Parejas",
+        ruleset="alalay",
+        entry_type="pair",
+        stages=stages,
+        round_appeal_minutes=5,
+        standings={"tiebreaks": ["eliminations", "dice_left"]},
+    )
+    # Not watched: the refused registration below answers 400 on purpose.
+    page = open_page(f"/organise/{tournament.pk}/entries/", "olga", locale="es")
+    page.wait_for_selector("#desk[data-ready]")
+    assert page.locator("#d-members").is_visible() and page.locator("#d-paste").is_hidden()
+    page.fill("#d-name", "Rojos")
+    page.fill("#d-members", "@ana")
+    page.click("#d-add-submit")
+    page.wait_for_selector("#d-members[aria-invalid='true'], .error[data-code='entry-members-invalid']")
+    assert not Entry.objects.filter(tournament=tournament).exists()
+    page.fill("#d-members", "@ana\nCaro")
+    page.click("#d-add-submit")
+    page.wait_for_selector("#d-entries tr:has-text('Rojos (ana, Caro)')")
+    rojos = Entry.objects.get(tournament=tournament, name="Rojos")
+    assert [(m.name, m.user_id) for m in rojos.members.all()] == [
+        ("ana", get_user_model().objects.get(username="ana").pk),
+        ("Caro", None),
+    ]
+    services.register(tournament.pk, owner, name="Azules", members=["Dani", "Eva"])
+    services.start_tournament(tournament.pk, owner)
+    finish_round(tournament)  # the appeal period keeps round 2 waiting: between rounds
+
+    page.reload()
+    page.wait_for_selector("#desk[data-ready]")
+    row = page.locator(f'tr[data-entry="{rojos.pk}"]')
+    row.locator('[data-action="substitute"]').click()
+    row.locator('select[data-input="out"]').select_option("Caro")
+    row.locator('input[data-input="in"]').fill("@beto")
+    shot(page, "desk-substitute-es")
+    row.locator(".row-form button[type=submit]").click()
+    page.wait_for_selector(f'tr[data-entry="{rojos.pk}"]:has-text("Rojos (ana, beto)")')
+    assert list(rojos.members.values_list("name", flat=True)) == ["ana", "beto"]
