@@ -133,3 +133,55 @@ def test_the_desk_registers_a_team_and_substitutes_a_member_between_rounds(open_
     row.locator(".row-form button[type=submit]").click()
     page.wait_for_selector(f'tr[data-entry="{rojos.pk}"]:has-text("Rojos (ana, beto)")')
     assert list(rojos.members.values_list("name", flat=True)) == ["ana", "beto"]
+
+
+def test_an_organiser_creates_a_team_tournament_and_a_teammate_throws_from_their_account(
+    open_page: Any,
+) -> None:
+    """The console offers pairs and teams for Alalay only; two teams registered there with
+    their members' accounts; once started, the teammate who does not hold the team's seat
+    opens the table, is on turn with the team and throws."""
+    from cacho.models import Seat
+    from tournaments import services
+    from tournaments.models import Entry, Table
+
+    for name in ("olga", "ana", "beto", "caro", "dora"):
+        session_cookie(name)
+    services.create_club("Club del Alalay", "alalay-club", get_user_model().objects.get(username="olga"))
+    page = open_page("/organise/", "olga", watch=True)
+    page.wait_for_selector("#create[data-ready]")
+    page.select_option("#c-ruleset", "dudo")
+    assert page.locator("#c-entries-row").is_hidden()
+    page.select_option("#c-ruleset", "alalay")
+    page.select_option("#c-entry-type", "team")
+    page.fill("#c-team-size", "2")
+    page.fill("#c-name", "Copa de equipos")
+    page.select_option("#s-0-format", "swiss")
+    page.fill("#s-0-rounds", "1")
+    page.fill("#s-0-table_size", "2")
+    shot(page, "organiser-create-teams")
+    page.click("#c-submit")
+    page.wait_for_selector("#manage:not([hidden])")
+    for team, members in (("Rojos", "@ana\n@beto"), ("Azules", "@caro\n@dora")):
+        page.fill("#e-name", team)
+        page.fill("#e-members", members)
+        page.click("#e-submit")
+        page.wait_for_selector(f'#e-done:has-text("{team}")')
+    entries = Entry.objects.filter(tournament__name="Copa de equipos").prefetch_related("members__user")
+    assert {e.name: [m.user.username for m in e.members.all()] for e in entries} == {
+        "Rojos": ["ana", "beto"],
+        "Azules": ["caro", "dora"],
+    }
+    page.click("#m-start")
+    page.wait_for_selector('#m-tables li.table-row a[href^="/matches/"]')
+
+    table = Table.objects.get(round__tournament__name="Copa de equipos")
+    opener = Seat.objects.get(match_id=table.match_id, index=0)
+    partner = {"Rojos": "beto", "Azules": "dora"}[opener.name]
+    assert opener.user.username != partner  # the seat is its first member's
+    play = open_page(f"/matches/{table.match_id}/", partner, watch=True)
+    play.wait_for_selector(f"h2:has-text('{opener.name} (')")
+    play.wait_for_selector("#do-throw")
+    play.click("#do-throw")
+    play.wait_for_selector("[data-score], [data-scratch], #do-reroll")
+    shot(play, "table-teammate-throws")

@@ -364,6 +364,9 @@ class RulesetSerializer(serializers.Serializer):
     time_policies = RulesetTimePolicySerializer(
         many=True, help_text="How a table still playing at time may be decided, the default first."
     )
+    team_seats = serializers.BooleanField(
+        help_text="Whether its tournaments take pairs and teams (`entry_type` pair or team)."
+    )
 
 
 class MyMembershipSerializer(serializers.Serializer):

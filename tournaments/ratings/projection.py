@@ -98,11 +98,18 @@ def _entry_users(tables: Sequence[Table]) -> dict[int, Any]:
 
 
 def _team_users(tables: Sequence[Table]) -> dict[int, dict[int, list[Any]]]:
-    """Table id -> entry id -> the accounts among the members it was drawn with."""
+    """Table id -> entry id -> the accounts among the members it was drawn with (those that
+    still exist: a deleted account is rated no more, as an entry's is not)."""
     out: dict[int, dict[int, list[Any]]] = {}
-    seats = TableSeat.objects.filter(table__in=[t.pk for t in tables]).exclude(members=[])
-    for table_id, entry_id, members in seats.values_list("table_id", "entry_id", "members"):
-        accounts = [m["user"] for m in members if m.get("user") is not None]
+    seats = list(
+        TableSeat.objects.filter(table__in=[t.pk for t in tables])
+        .exclude(members=[])
+        .values_list("table_id", "entry_id", "members")
+    )
+    named = {m["user"] for _t, _e, members in seats for m in members if m.get("user") is not None}
+    existing = set(get_user_model().objects.filter(pk__in=named).values_list("pk", flat=True))
+    for table_id, entry_id, members in seats:
+        accounts = [m["user"] for m in members if m.get("user") in existing]
         if accounts:
             out.setdefault(table_id, {})[entry_id] = accounts
     return out

@@ -4,8 +4,8 @@ guests by name), and the members a table seats (substitutions: `substitutions`).
 A pair or team is one entry: one seat at a table, one line in the standings. Only a game
 whose seats can be teams takes them (`matches.team_seats`: Alalay, where a team plays one
 scorecard and its members throw in rotation, rules.md §8 AL-8); a bidding game, where
-every player holds their own dice, refuses them at creation (`entry-type-game`). In such a
-game every stage format takes pairs and teams, since each is one seat.
+every player holds their own dice, refuses them at creation (`entry-type-game`). In Alalay
+every stage format takes pairs and teams, since each is one seat.
 
 A table keeps the members it was drawn with (`TableSeat.members`), which the match plays
 and the ratings rate, whatever substitutions come after it.
