@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import F, Q
 
 from cacho import metrics, store
 from cacho.chain import digest
@@ -380,6 +381,12 @@ def seat_of_user(match: Any, user: Any) -> Seat | None:
         return seat
     partner = SeatPartner.objects.filter(match=match, user=user).first()
     return None if partner is None else Seat.objects.filter(match=match, index=partner.index).first()
+
+
+def seats_of_user(user: Any) -> Any:
+    """Every seat an account plays: its own, and those of the teams it partners."""
+    partnered = Q(match__partners__user=user, match__partners__index=F("index"))
+    return Seat.objects.filter(Q(user=user) | partnered).distinct()
 
 
 # ---------------------------------------------------------------- helpers

@@ -195,6 +195,12 @@ def test_a_tournament_of_pairs_or_teams_is_played_to_the_finish(
     substitute = make_user("sub")
     assert organiser.post(f"/api/tournaments/{tid}/start", {}, format="json").status_code == 200
     base = f"/api/tournaments/{tid}"
+    # The teammate who does not hold the team's seat finds the team's table among its matches.
+    first_team = Entry.objects.get(tournament_id=tid, name="Team 0")
+    at_table = TableSeat.objects.get(entry=first_team).table
+    partner = client_for(get_user_model().objects.get(username="m0-1"))
+    listed = partner.get("/api/me/matches").json()
+    assert [(row["id"], row["seat"]) for row in listed] == [(str(at_table.match_id), "Team 0")]
 
     substituted = False
     played_by: set[str] = set()
