@@ -221,6 +221,10 @@ def test_a_tournament_of_pairs_or_teams_is_played_to_the_finish(
         at_table = members_at(first)
         assert at_table[entry.name] == [m["name"] for m in seat.members]
         assert at_table[entry.name] == list(entry.members.values_list("name", flat=True))
+        # The round's printables name each team with the members it plays this table with.
+        label = f"{entry.name} ({', '.join(m['name'] for m in seat.members)})"
+        for kind in ("cards", "pairings", "sheets", "slips"):
+            assert label in organiser.get(f"{base}/print/{kind}").content.decode(), kind
         if not substituted:
             # While its table plays, a team keeps its members: refused, nothing changes.
             leaving = seat.members[-1]["name"]
