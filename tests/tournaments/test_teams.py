@@ -107,6 +107,11 @@ def test_members_by_username_or_as_guests_and_what_is_refused(make_user: Any) ->
     theirs = client_for(ana).post(url, {"name": "Greens", "members": ["Gus", "Hana", "Ines"]}, format="json")
     assert theirs.status_code == 400 and theirs.json()["code"] == "member-already-entered"
     assert Entry.objects.filter(tournament_id=tid).count() == 2
+    # Nor does a guest team become the account of a member of another team.
+    greens = organiser.post(url, {"name": "Greens", "members": ["Gus", "Hana", "Ines"]}, format="json").json()
+    claimed = organiser.post(f"/api/entries/{greens['id']}/claim", {"username": "ana"}, format="json")
+    assert claimed.status_code == 400 and claimed.json()["code"] == "member-already-entered"
+    assert Entry.objects.get(pk=greens["id"]).user is None
 
 
 # ---------------------------------------------------------------- playing through the API
