@@ -76,9 +76,7 @@ def create_table_match(
     for index, user in enumerate(users):
         if user is not None:
             match_service.take_seat(match.pk, index, user)
-    for index, accounts in enumerate(partners):
-        for account in accounts:
-            match_service.add_partner(match.pk, index, account)
+    match_service.add_partners(match.pk, dict(enumerate(partners)))
     return match.pk
 
 

@@ -361,17 +361,27 @@ def take_seat(match_id: Any, index: int, user: Any) -> Seat:
     return seat
 
 
-def add_partner(match_id: Any, index: int, user: Any) -> None:
-    """A teammate's account plays seat `index` too (a pair's or team's member): it sends the
-    seat's moves and sees what the seat sees. One seat per account and match."""
+def add_partners(match_id: Any, partners: Mapping[int, Sequence[Any]]) -> None:
+    """Teammates' accounts play seats too (`{seat index: [users]}`, a pair's or team's
+    members): each sends its seat's moves and sees what the seat sees. One seat per account
+    and match: an account seated or partnered already is refused (`already-seated`)."""
+    rows = [(index, user) for index, users in partners.items() for user in users]
+    if not rows:
+        return
     with transaction.atomic():
         _locked(match_id)
-        if not Seat.objects.filter(match_id=match_id, index=index).exists():
+        indexes = {index for index, _user in rows}
+        if Seat.objects.filter(match_id=match_id, index__in=indexes).count() != len(indexes):
             raise LookupError("no-such-seat")
-        seated = Seat.objects.filter(match_id=match_id, user=user).exclude(index=index).exists()
-        if seated or SeatPartner.objects.filter(match_id=match_id, user=user).exists():
+        ids = [user.pk for _index, user in rows]
+        taken = Seat.objects.filter(match_id=match_id, user_id__in=ids).exists()
+        if (
+            taken
+            or len(set(ids)) != len(ids)
+            or SeatPartner.objects.filter(match_id=match_id, user_id__in=ids).exists()
+        ):
             raise PermissionError("already-seated")
-        SeatPartner.objects.create(match_id=match_id, index=index, user=user)
+        SeatPartner.objects.bulk_create(SeatPartner(match_id=match_id, index=i, user=u) for i, u in rows)
 
 
 def seat_of_user(match: Any, user: Any) -> Seat | None:

@@ -474,6 +474,7 @@ def _create_round(tournament: Tournament, stage: Stage, planned: formats.Planned
     )
     entries = {str(e.pk): e for e in tournament.entries.select_related("user").prefetch_related("members")}
     members = {e.pk: team_members.seat_members(e) for e in entries.values()}
+    accounts = team_members.accounts_of(members.values())
     described = []
     walkovers: list[tuple[Table, list[Entry], list[Entry]]] = []
     for index, item in enumerate(planned.tables, start=1):
@@ -482,7 +483,7 @@ def _create_round(tournament: Tournament, stage: Stage, planned: formats.Planned
         forfeits = [e for e in seated if e.status in OUT_OF_PLAY]
         match_id = None
         if len(playing) >= 2:
-            holders = [team_members.seat_user(e, members[e.pk]) for e in playing]
+            holders = [team_members.seat_user(e, members[e.pk], accounts) for e in playing]
             match_id = matches.create_table_match(
                 tournament.ruleset,
                 [e.name for e in playing],
@@ -493,7 +494,7 @@ def _create_round(tournament: Tournament, stage: Stage, planned: formats.Planned
                 physical=tournament.physical,
                 members=[[m["name"] for m in members[e.pk]] for e in playing],
                 partners=[
-                    team_members.seat_partners(e, members[e.pk], holder)
+                    team_members.seat_partners(members[e.pk], holder, accounts)
                     for e, holder in zip(playing, holders, strict=True)
                 ],
             )

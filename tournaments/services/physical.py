@@ -230,7 +230,8 @@ def _switch(table_id: Any, by: Any, *, physical: bool) -> Table:
         replaced = table.match_id
         kind = "physical" if physical else "online"
         ref = f"t{tournament.pk}-r{table.round.number}-t{table.number}-{kind}"
-        holders = [team_members.seat_user(seat.entry, seat.members) for seat in seats]
+        accounts = team_members.accounts_of(seat.members for seat in seats)
+        holders = [team_members.seat_user(seat.entry, seat.members, accounts) for seat in seats]
         new = matches.create_table_match(
             tournament.ruleset,
             [seat.entry.name for seat in seats],
@@ -241,7 +242,7 @@ def _switch(table_id: Any, by: Any, *, physical: bool) -> Table:
             physical=physical,
             members=[[m["name"] for m in seat.members] for seat in seats],
             partners=[
-                team_members.seat_partners(seat.entry, seat.members, holder)
+                team_members.seat_partners(seat.members, holder, accounts)
                 for seat, holder in zip(seats, holders, strict=True)
             ],
         )

@@ -13,7 +13,7 @@ and the ratings rate, whatever substitutions come after it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -88,20 +88,25 @@ def seat_members(entry: Entry) -> list[dict[str, Any]]:
     return [{"name": m.name, "user": m.user_id} for m in entry.members.all()]
 
 
-def seat_user(entry: Entry, members: Sequence[dict[str, Any]]) -> Any:
+def accounts_of(members: Iterable[Sequence[dict[str, Any]]]) -> dict[int, Any]:
+    """User id -> user, for every account among these tables' members (one query)."""
+    ids = {m["user"] for seat in members for m in seat if m["user"] is not None}
+    return get_user_model().objects.in_bulk(list(ids)) if ids else {}
+
+
+def seat_user(entry: Entry, members: Sequence[dict[str, Any]], accounts: Mapping[int, Any]) -> Any:
     """The account that holds the entry's seat in the match: the entry's own, else its first
-    member with an account (it sends the team's moves; the match says which member throws)."""
+    member with an account (`accounts`: `accounts_of` them). The match says which member
+    throws; every member's account plays the seat (`seat_partners`)."""
     if entry.user_id is not None:
         return entry.user
-    first = next((m["user"] for m in members if m["user"] is not None), None)
-    return None if first is None else get_user_model().objects.filter(pk=first).first()
+    return next((accounts[m["user"]] for m in members if m["user"] in accounts), None)
 
 
-def seat_partners(entry: Entry, members: Sequence[dict[str, Any]], holder: Any) -> list[Any]:
+def seat_partners(members: Sequence[dict[str, Any]], holder: Any, accounts: Mapping[int, Any]) -> list[Any]:
     """The members' accounts that play the entry's seat beside its holder (`seat_user`)."""
-    ids = [m["user"] for m in members if m["user"] is not None and m["user"] != getattr(holder, "pk", None)]
-    found = {u.pk: u for u in get_user_model().objects.filter(pk__in=ids)}
-    return [found[i] for i in ids if i in found]
+    holder_id = getattr(holder, "pk", None)
+    return [accounts[m["user"]] for m in members if m["user"] in accounts and m["user"] != holder_id]
 
 
 def lineups(tournament: Tournament) -> dict[int, list[str]]:
