@@ -310,3 +310,31 @@ def check_champion_team_first(tid: int) -> None:
     spanish.credentials(HTTP_ACCEPT_LANGUAGE="es")
     header = spanish.get(f"{base}/standings/csv").content.decode("utf-8-sig").splitlines()[0]
     assert "Miembros" in header
+
+
+def test_a_team_table_moved_to_a_physical_one_keeps_its_members_and_accounts(make_user: Any) -> None:
+    club, owner = club_with_organiser(make_user)
+    organiser = client_for(owner)
+    stages = [{"name": "final", "format": "final_table", "params": {}}]
+    tid = create(organiser, club, "alalay", "pair", 2, stages).json()["id"]
+    for t in range(2):
+        make_user(f"p{t}-a"), make_user(f"p{t}-b")
+        members = [{"username": f"p{t}-a"}, {"username": f"p{t}-b"}]
+        made = organiser.post(
+            f"/api/tournaments/{tid}/entries", {"name": f"Pair {t}", "members": members}, format="json"
+        )
+        assert made.status_code == 201, made.content
+    assert organiser.post(f"/api/tournaments/{tid}/start", {}, format="json").status_code == 200
+    table = Table.objects.get(round__tournament_id=tid)
+    before = table.match_id
+    moved = organiser.post(f"/api/tables/{table.pk}/physical", {}, format="json")
+    assert moved.status_code == 200, moved.content
+    table.refresh_from_db()
+    assert table.match_id != before and table.physical
+    # The new match seats the same members, each pair's seat held and partnered as before.
+    assert members_at(table) == {"Pair 0": ["p0-a", "p0-b"], "Pair 1": ["p1-a", "p1-b"]}
+    for t in range(2):
+        for who in ("a", "b"):
+            user = get_user_model().objects.get(username=f"p{t}-{who}")
+            view = client_for(user).get(f"/api/matches/{table.match_id}").json()["state"]
+            assert view["you"] == f"Pair {t}"
