@@ -72,6 +72,21 @@ class Seat(models.Model):
         return f"{self.name} (seat {self.index})"
 
 
+class SeatPartner(models.Model):
+    """A teammate's account at a seat that is a pair or team (Alalay, rules.md §8 AL-8): it
+    plays the seat as the seat's own account does (one account per match, seat or partner)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="partners")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        ordering = ["match", "index", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="cacho_seatpartner_one_per_user")
+        ]
+
+
 class Event(models.Model):
     """Append-only: the database refuses UPDATE and DELETE (trigger, migration 0002)."""
 

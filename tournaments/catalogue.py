@@ -179,6 +179,8 @@ def rulesets() -> list[dict[str, Any]]:
                 "main_format": USUAL_STAGES[matches.game_of(ruleset)]["main"],
                 "playoff_format": USUAL_STAGES[matches.game_of(ruleset)]["playoffs"],
                 "time_policies": time_policies(ruleset),
+                # Whether its tournaments take pairs and teams (docs/tournaments.md).
+                "team_seats": matches.team_seats(ruleset),
             }
         )
     return result

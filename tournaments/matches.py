@@ -56,9 +56,13 @@ def create_table_match(
     turn_seconds: int,
     ref: str,
     physical: bool = False,
+    members: Sequence[Sequence[str]] = (),
+    partners: Sequence[Sequence[Any]] = (),
 ) -> uuid.UUID:
     """A live match for a table; `seat_names[0]` opens. Users (or None) take their seats.
-    `physical`: its scorekeeper enters it (no die rolled, no clock)."""
+    `physical`: its scorekeeper enters it (no die rolled, no clock). `members`: per seat,
+    the players of a pair or team, in the order they take its turns; `partners`: per seat,
+    the other accounts among them, which play the seat too."""
     match = match_service.create_match(
         ruleset,
         list(seat_names),
@@ -67,10 +71,12 @@ def create_table_match(
         first_seat=0,
         tournament_ref=ref,
         physical=physical,
+        members=members,
     )
     for index, user in enumerate(users):
         if user is not None:
             match_service.take_seat(match.pk, index, user)
+    match_service.add_partners(match.pk, dict(enumerate(partners)))
     return match.pk
 
 
@@ -87,6 +93,11 @@ def call_time(match_id: Any, policy: str, *, director: str, reason: str, command
     ruling = {"kind": "call-time", "policy": policy}
     result = match_service.rule(match_id, ruling, referee=director, reason=reason, command_id=command_id)
     return int(result.version)
+
+
+def team_seats(ruleset: str) -> bool:
+    """Whether a seat of this ruleset's game may be a pair or a team (`Traits.team_seats`)."""
+    return game_for(ruleset).traits.team_seats
 
 
 def check_setup(ruleset: str, options: dict[str, Any], table_size: int, turn_seconds: int) -> None:

@@ -314,6 +314,10 @@ class TableSeat(models.Model):
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
     match_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     forfeited = models.BooleanField(default=False)
+    # A pair's or team's members when the table was drawn, in the order they take its turns:
+    # [{"name", "user": id or null}] (empty for an individual). Substitutions change the
+    # entry's members for later tables, never who played this one.
+    members = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["table", "index"]

@@ -26,6 +26,13 @@ class Seat:
     name: str
     entry: int
     forfeited: bool = False
+    # A pair's or team's members at this table, in the order they throw.
+    members: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """The name, with a pair's or team's members: "Reds (ana, Caro)"."""
+        return f"{self.name} ({', '.join(self.members)})" if self.members else self.name
 
 
 @dataclass(frozen=True)
@@ -66,7 +73,7 @@ class RoundSheet:
     @property
     def wall(self) -> list[WallLine]:
         """Everyone of the round by name: where they sit, or their bye."""
-        lines = [WallLine(s.name, t.number, s.number) for t in self.tables for s in t.playing]
+        lines = [WallLine(s.label, t.number, s.number) for t in self.tables for s in t.playing]
         lines += [WallLine(name, None, None, bye=True) for name in self.byes]
         return sorted(lines, key=lambda line: line.name.casefold())
 
@@ -131,7 +138,8 @@ def round_sheet(tournament_id: Any, number: Any = None) -> RoundSheet:
     )
     for table in rnd.tables.prefetch_related("seats__entry").order_by("number"):
         seats = tuple(
-            Seat(s.index + 1, s.entry.name, s.entry_id, s.forfeited) for s in table.seats.order_by("index")
+            Seat(s.index + 1, s.entry.name, s.entry_id, s.forfeited, tuple(m["name"] for m in s.members))
+            for s in table.seats.order_by("index")
         )
         sheet.tables.append(
             PrintTable(table.number, table.group, table.bracket_ref, seats, table.status == "finished")

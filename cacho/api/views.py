@@ -57,11 +57,11 @@ def json_object(request: Request) -> dict[str, Any]:
 
 
 def seat_of(request: Request, match: Match) -> Seat | None:
-    """The caller's seat: by account, else the one the browser's session holds
-    (`cacho.services.seat_holders`: a walk-in's seat link)."""
+    """The caller's seat: by account (its own, or the team's it partners), else the one the
+    browser's session holds (`cacho.services.seat_holders`: a walk-in's seat link)."""
     user = request.user
     if user and user.is_authenticated:
-        seat = Seat.objects.filter(match=match, user=user).first()
+        seat = matches.seat_of_user(match, user)
         if seat is not None:
             return seat
     held = seat_holders.session_seat(match.pk, getattr(request, "session", None))

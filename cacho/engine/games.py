@@ -169,8 +169,11 @@ class Game(Protocol):
         first_seat: int,
         turn_seconds: int,
         physical: bool = False,
+        members: Sequence[Sequence[str]] = (),
     ) -> list[Event]:
-        """The match's first events; `physical`: played at a physical table (no clock)."""
+        """The match's first events; `physical`: played at a physical table (no clock);
+        `members`: per seat, the players of a pair or team (empty: the seat plays alone),
+        for a game whose seats can be teams (RuleError `setup-members` otherwise)."""
         ...
 
     def initial_state(self, first: Event) -> State: ...
@@ -346,7 +349,10 @@ class BiddingGame(_EngineGame):
         first_seat: int,
         turn_seconds: int,
         physical: bool = False,
+        members: Sequence[Sequence[str]] = (),
     ) -> list[Event]:
+        if any(members):
+            raise RuleError("setup-members", "every player holds their own dice: a seat is one player")
         if not 0 <= first_seat < len(seats):
             raise RuleError("setup-starter", "the starter is not a seat")
         started = bidding.start_match(
@@ -615,6 +621,7 @@ class AlalayGame(_EngineGame):
         first_seat: int,
         turn_seconds: int,
         physical: bool = False,
+        members: Sequence[Sequence[str]] = (),
     ) -> list[Event]:
         if ruleset != "alalay":
             raise RuleError("unknown-ruleset", f"unknown ruleset {ruleset!r}")
@@ -627,7 +634,12 @@ class AlalayGame(_EngineGame):
         parsed = alalay.Options(**{name: bool(value) for name, value in options.items()})
         if len(seats) < 2:
             raise RuleError("setup-too-few-players", "a match needs at least 2 players")
-        (started,) = alalay.start_match(list(seats), parsed, first_seat)
+        if members and len(members) != len(seats):
+            raise RuleError("setup-members", "members are listed per seat")
+        entries = [
+            alalay.Entry(name, tuple(members[seat]) if members else ()) for seat, name in enumerate(seats)
+        ]
+        (started,) = alalay.start_match(entries, parsed, first_seat)
         assert isinstance(started, alalay.MatchStarted)
         return [dataclasses.replace(started, physical=True) if physical else started]
 

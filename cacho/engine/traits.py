@@ -4,7 +4,9 @@ that no page, API or list branches on a game's name (`Game.traits`, `Game.table_
 `Traits` are a game's fixed facts: what a seat holds during a match (`standing`: "dice"
 left in the bidding games, the card's "total" in Alalay), whether a round has a standing
 bid, whether each seat keeps a scoresheet whose marks (de mano, de huevo) the events tell,
-and the rule terms the game uses (keys of the pages' glossary of terms).
+whether a seat may be a pair or a team (`team_seats`: members taking the turns in rotation,
+Alalay's AL-8; in the bidding games every player holds their own dice), and the rule terms
+the game uses (keys of the pages' glossary of terms).
 
 `TableLine` is a live table in one line, from its spectator view (JSON or not): each seat
 with its standing and whether it is out, who acts, the standing bid, the round, and the
@@ -25,6 +27,7 @@ class Traits:
     bids: bool
     scoresheet: bool
     terms: tuple[str, ...]
+    team_seats: bool = False
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -32,6 +35,7 @@ class Traits:
             "bids": self.bids,
             "scoresheet": self.scoresheet,
             "terms": list(self.terms),
+            "team_seats": self.team_seats,
         }
 
 
@@ -46,6 +50,7 @@ ALALAY = Traits(
     bids=False,
     scoresheet=True,
     terms=("de_mano", "de_huevo", "turning", "dormida", "scratch"),
+    team_seats=True,
 )
 
 

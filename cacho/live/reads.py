@@ -19,7 +19,7 @@ from cacho.engine.viewer import Viewer
 from cacho.live import presence_log
 from cacho.live.models import LiveConnection
 from cacho.lru import LRU
-from cacho.models import Match, Seat
+from cacho.models import Match
 from cacho.services import matches, referees, seat_holders
 from cacho.services.presentation import (
     event_json,
@@ -81,7 +81,7 @@ def viewer_of(match: Match, user: Any, session: Any = None) -> tuple[Viewer, str
     `cacho.services.seat_holders`); otherwise the match's referees
     (`cacho.services.referees`) see every die; everyone else is a spectator."""
     if user is not None and getattr(user, "is_authenticated", False):
-        seat = Seat.objects.filter(match=match, user=user).first()
+        seat = matches.seat_of_user(match, user)
         if seat is not None:
             return Viewer.of_player(seat.name), seat.name
     held = seat_holders.session_seat(match.pk, session)

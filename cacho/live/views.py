@@ -16,6 +16,7 @@ from cacho.api.views import CachoView, get_match
 from cacho.live.presence_log import changes_of
 from cacho.live.reads import presence
 from cacho.models import Match
+from cacho.services import matches
 
 MyMatch = inline_serializer(
     "MyMatch",
@@ -40,9 +41,8 @@ class MyMatchesView(CachoView):
     @extend_schema(responses={200: MyMatch}, summary="My matches, live ones first")
     def get(self, request: Request) -> Response:
         rows: list[dict[str, Any]] = []
-        seats = request.user.cacho_seats.select_related("match", "match__summary").order_by(
-            "-match__created_at"
-        )
+        seats = matches.seats_of_user(request.user).select_related("match", "match__summary")
+        seats = seats.order_by("-match__created_at")
         for seat in seats[:50]:
             match: Match = seat.match
             summary = getattr(match, "summary", None)

@@ -28,15 +28,16 @@ def create_match(
     first_seat: int | None = None,
     tournament_ref: str = "",
     physical: bool = False,
+    members: Sequence[Sequence[str]] = (),
 ) -> Match:
     """A new live match: its first events, and the first round's dice where the game needs
     them. `physical`: played at a physical table, where a scorekeeper enters the dice (none
-    is rolled) and no clock runs."""
+    is rolled) and no clock runs. `members`: per seat, the players of a pair or team."""
     game = game_for(ruleset)
     options = dict(options or {})
     if first_seat is None:
         first_seat = fairness.draw_index(len(seats)) if seats else 0
-    first_events = game.start(ruleset, options, list(seats), first_seat, turn_seconds, physical)
+    first_events = game.start(ruleset, options, list(seats), first_seat, turn_seconds, physical, members)
     match = _new_row(game, ruleset, options, turn_seconds=turn_seconds, created_by=created_by)
     match.tournament_ref = tournament_ref
     return _store_new_match(match, game, list(seats), first_events, SERVER, settle=True)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import F, Q
 
 from cacho import metrics, store
 from cacho.chain import digest
@@ -31,7 +32,7 @@ from cacho.engine.errors import RuleError
 from cacho.engine.games import game_for
 from cacho.engine.rulings import RESULT_KINDS
 from cacho.engine.undo import Undo
-from cacho.models import Match, Seat
+from cacho.models import Match, Seat, SeatPartner
 from cacho.services.batch import SERVER, Batch
 from cacho.services.creation import create_match, import_record
 from cacho.services.notices import publish_seats
@@ -358,6 +359,44 @@ def take_seat(match_id: Any, index: int, user: Any) -> Seat:
         seat.save(update_fields=["user"])
         transaction.on_commit(lambda: publish_seats(match_id))
     return seat
+
+
+def add_partners(match_id: Any, partners: Mapping[int, Sequence[Any]]) -> None:
+    """Teammates' accounts play seats too (`{seat index: [users]}`, a pair's or team's
+    members): each sends its seat's moves and sees what the seat sees. One seat per account
+    and match: an account seated or partnered already is refused (`already-seated`)."""
+    rows = [(index, user) for index, users in partners.items() for user in users]
+    if not rows:
+        return
+    with transaction.atomic():
+        _locked(match_id)
+        indexes = {index for index, _user in rows}
+        if Seat.objects.filter(match_id=match_id, index__in=indexes).count() != len(indexes):
+            raise LookupError("no-such-seat")
+        ids = [user.pk for _index, user in rows]
+        taken = Seat.objects.filter(match_id=match_id, user_id__in=ids).exists()
+        if (
+            taken
+            or len(set(ids)) != len(ids)
+            or SeatPartner.objects.filter(match_id=match_id, user_id__in=ids).exists()
+        ):
+            raise PermissionError("already-seated")
+        SeatPartner.objects.bulk_create(SeatPartner(match_id=match_id, index=i, user=u) for i, u in rows)
+
+
+def seat_of_user(match: Any, user: Any) -> Seat | None:
+    """The seat an account plays in a match: its own, or the one it partners."""
+    seat = Seat.objects.filter(match=match, user=user).first()
+    if seat is not None:
+        return seat
+    partner = SeatPartner.objects.filter(match=match, user=user).first()
+    return None if partner is None else Seat.objects.filter(match=match, index=partner.index).first()
+
+
+def seats_of_user(user: Any) -> Any:
+    """Every seat an account plays: its own, and those of the teams it partners."""
+    partnered = Q(match__partners__user=user, match__partners__index=F("index"))
+    return Seat.objects.filter(Q(user=user) | partnered).distinct()
 
 
 # ---------------------------------------------------------------- helpers

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from cacho import inputs, limits
 from cacho.models import Match, Seat
 from cacho.services import notices, seat_holders
+from cacho.services.matches import seat_of_user
 from cacho.talk import phrases, policy
 from cacho.talk.models import ChatMessage, ChatMute, ChatReport
 
@@ -73,7 +74,7 @@ def match_of(match_id: Any) -> Match:
 def speaker(match: Match, user: Any, session: Any = None) -> Speaker:
     signed_in = user is not None and getattr(user, "is_authenticated", False)
     user_id = user.pk if signed_in else None
-    seat = Seat.objects.filter(match=match, user=user).first() if signed_in else None
+    seat = seat_of_user(match, user) if signed_in else None
     name = seat.name if seat is not None else seat_holders.session_seat(match.pk, session)
     if name is not None:
         return Speaker(name, user_id, name)

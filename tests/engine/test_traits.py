@@ -28,14 +28,34 @@ def test_each_game_says_what_its_seats_hold_and_whether_it_bids() -> None:
         "bids": True,
         "scoresheet": False,
         "terms": ["dudo", "calza", "paso", "salpicon", "palifico", "obligado", "aces"],
+        "team_seats": False,
     }
     alalay = GAMES["alalay"].traits
-    assert (alalay.standing, alalay.bids, alalay.scoresheet) == ("total", False, True)
+    assert (alalay.standing, alalay.bids, alalay.scoresheet, alalay.team_seats) == (
+        "total",
+        False,
+        True,
+        True,
+    )
     assert "turning" in alalay.terms and "dudo" not in alalay.terms
     assert game_named("alalay") is GAMES["alalay"]
     with pytest.raises(RuleError) as error:
         game_named("poker")
     assert error.value.code == "unknown-game"
+
+
+def test_a_seat_is_a_team_only_where_the_game_says_so() -> None:
+    alalay = GAMES["alalay"]
+    (started,) = alalay.start("alalay", {}, ["Reds", "Blues"], 0, 30, members=[["ana", "beto"], []])
+    state = alalay.initial_state(started)
+    assert [(e.name, e.members) for e in state.entries] == [("Reds", ("ana", "beto")), ("Blues", ())]
+    assert state.turn.member == "ana"  # a team's members take its turns in rotation (AL-8)
+    with pytest.raises(RuleError) as error:
+        alalay.start("alalay", {}, ["Reds", "Blues"], 0, 30, members=[["ana"]])
+    assert error.value.code == "setup-members"
+    with pytest.raises(RuleError) as error:
+        GAMES["dudo"].start("dudo", {}, ["Reds", "Blues"], 0, 30, members=[["ana", "beto"], []])
+    assert error.value.code == "setup-members"
 
 
 def test_a_bidding_table_in_one_line() -> None:

@@ -32,6 +32,8 @@ def test_the_rulesets_catalogue_is_public_and_complete() -> None:
         "liars-dice": "dudo",
         "alalay": "alalay",
     }
+    # Pairs and teams where a seat can be a team: Alalay alone.
+    assert {code for code, r in by_code.items() if r["team_seats"]} == {"alalay"}
     for code, specs in OPTIONS.items():  # every engine option, its values and default
         options = {o["name"]: o for o in by_code[code]["options"]}
         assert set(options) == set(specs)

@@ -14,6 +14,11 @@ Tables are finished through the write path's own steps with results chosen by th
 fast path of `tests/tournaments/helpers.finish_round`); a withdrawal or a forfeit leaves the
 live match as in production. Alalay events are left to test_every_format.py (their final
 placements come from card totals).
+
+Teams (docs/tournaments.md, "Pairs and teams"): the same formats played by Alalay teams of
+three, ranked on the same criteria, with substitutions between rounds; the oracle also reads
+from the log who plays for each team (the members each table seated, by their first table,
+then the members yet to play after the substitutions) and every output must list them.
 """
 
 from __future__ import annotations
@@ -30,21 +35,34 @@ from typing import Any
 
 import openpyxl
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from tests.tournaments.test_every_format import SQLITE_LIMIT, organise, stage
+from tests.tournaments.test_every_format import SQLITE_LIMIT, Run, organise, stage
 from tournaments.models import Entry, Table, Tournament, TournamentEvent
-from tournaments.services import TournamentError, advance, forfeit_table, reinstate, withdraw
+from tournaments.services import (
+    TournamentError,
+    advance,
+    create_club,
+    create_tournament,
+    forfeit_table,
+    register,
+    reinstate,
+    start_tournament,
+    withdraw,
+)
 from tournaments.services import tables as table_steps
 from tournaments.services.desk import disqualify
 from tournaments.services.lifecycle import locked
+from tournaments.services.substitutions import substitute
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 _examples = itertools.count(1)
+_substitutes = itertools.count(1)
 
 # ---------------------------------------------------------------- the oracle
 
@@ -358,7 +376,7 @@ def fault(run: Any, table: Table, faults: float) -> None:
         assert exc.code in allowed or exc.code.startswith("entry-"), exc.code
 
 
-def play(run: Any, pattern: str, faults: float) -> None:
+def play(run: Any, pattern: str, faults: float, teams: bool = False) -> None:
     for _ in range(400):
         tournament = run.refresh()
         if tournament.status == Tournament.FINISHED:
@@ -376,19 +394,66 @@ def play(run: Any, pattern: str, faults: float) -> None:
                 table_steps.finish_table(current, table, result, match_version=None, actor="test")
                 finished = table_steps.finish_round_if_done(current, table.round)
                 table_steps.standings_after(current, table.round, finished)
+            if teams:
+                substitution(run, table)
         advance(run.pk)
     raise AssertionError("the tournament does not finish")
+
+
+def oracle_members(tournament_id: int) -> dict[int, list[str]]:
+    """Who plays for each team, from the log alone: the members its tables seated (the
+    `round-created` tables' `members`, its forfeited seats aside), by their first table,
+    then its members after every substitution (`registered`, `member-substituted`)."""
+    played: dict[int, list[str]] = defaultdict(list)
+    current: dict[int, list[str]] = {}
+    for recorded in TournamentEvent.objects.filter(tournament_id=tournament_id).order_by("version"):
+        data = recorded.payload
+        if recorded.type == "registered":
+            current[int(data["entry"])] = list(data["members"])
+        elif recorded.type == "member-substituted":
+            names = current[int(data["entry"])]
+            names[names.index(data["out"]["name"])] = data["in"]["name"]
+        elif recorded.type == "round-created":
+            for table in sorted(data["tables"], key=lambda t: t["table"]):
+                for entry in table["seats"]:
+                    if entry in table["forfeits"]:
+                        continue
+                    names = played[entry]
+                    names.extend(m for m in table["members"][str(entry)] if m not in names)
+    out = {}
+    for entry, names in current.items():
+        out[entry] = list(played.get(entry, []))
+        out[entry].extend(m for m in names if m not in out[entry])
+    return out
+
+
+def substitution(run: Any, table: Table) -> None:
+    """Now and then a team seated at this table, once it has finished, replaces a member."""
+    if run.rng.random() >= 0.3:
+        return
+    seat = run.rng.choice(list(table.seats.select_related("entry")))
+    members = list(seat.entry.members.values_list("name", flat=True))
+    try:
+        substitute(seat.entry_id, run.organiser, run.rng.choice(members), f"Sub {next(_substitutes)}")
+    except TournamentError as exc:
+        # out of play, or at a table of a later round of its own (a walkover at once)
+        assert exc.code in ("entry-not-playing", "substitution-table-playing", "tournament-finished"), (
+            exc.code
+        )
 
 
 # ---------------------------------------------------------------- what every output shows
 
 
-def shown_places(tournament: Tournament) -> dict[int, int]:
+def shown_places(tournament: Tournament, members: dict[int, list[str]] | None = None) -> dict[int, int]:
     """The places of the API's ranking, after checking that the log, the standings JSON,
-    the CSV, the XLSX and the printed page all say the same."""
+    the CSV, the XLSX and the printed page all say the same (and, for teams, list the
+    `members` the oracle read for each)."""
     client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     base = f"/api/tournaments/{tournament.pk}"
     ranking = client.get(f"{base}/ranking").json()["ranking"]
+    if members is not None:
+        check_members(client, base, ranking, members)
     placed = {item["entry"]: item["place"] for item in ranking}
     finished = TournamentEvent.objects.get(tournament=tournament, type="tournament-finished").payload
     assert {entry: place for place, entry in finished["places"]} == placed
@@ -405,6 +470,28 @@ def shown_places(tournament: Tournament) -> dict[int, int]:
     printed = re.findall(r"<tr><td class=\"num\">(\d+)</td><td>([^<]+)</td>", body)
     assert [(n, int(p)) for p, n in printed] == list(by_name.items())
     return placed
+
+
+def check_members(
+    client: APIClient, base: str, ranking: list[dict[str, Any]], members: dict[int, list[str]]
+) -> None:
+    """Each team's members, as the oracle read them, on the ranking, the standings JSON,
+    and in the Members column of the CSV, the XLSX and the printed page."""
+    assert {item["entry"]: item["members"] for item in ranking} == {
+        e: members[e] for e in (i["entry"] for i in ranking)
+    }
+    for row in client.get(f"{base}/standings").json()["standings"]:
+        assert row["members"] == members[row["entry"]]
+    listed = [(item["name"], ", ".join(members[item["entry"]])) for item in ranking]
+    rows = list(csv.reader(io.StringIO(client.get(f"{base}/standings/csv").content.decode("utf-8"))))
+    assert rows[0][2] == "Members" and [(r[1], r[2]) for r in rows[1:]] == listed
+    book = openpyxl.load_workbook(io.BytesIO(client.get(f"{base}/standings/xlsx").content))
+    sheet = list(book.worksheets[0].iter_rows(values_only=True))[1:]
+    assert [(r[1], r[2]) for r in sheet] == listed
+    page = client.get(f"{base}/standings/print").content.decode("utf-8")
+    body = page[page.index("<tbody") : page.index("</tbody>")]
+    printed = re.findall(r"<tr><td class=\"num\">\d+</td><td>([^<]+)</td><td>([^<]*)</td>", body)
+    assert printed == listed
 
 
 # ---------------------------------------------------------------- random tournaments
@@ -506,3 +593,56 @@ def test_the_final_ranking_is_the_docs_ranking_on_small_fields(
 ) -> None:
     plan, size = shape
     check_against_oracle(plan, size, pattern, faults, seed=950_000 + next(_examples))
+
+
+def organise_teams(plan: list[dict[str, Any]], size: int, seed: int) -> Run:
+    """`size` Alalay teams of three (an account and two guests each), ranked on the oracle's
+    criteria (the Dudo chain, named in the standings settings), started at once."""
+    users = get_user_model()
+    organiser = users.objects.create(username=f"organiser-{seed}")
+    club = create_club(f"Club {seed}", f"club-{seed}", organiser)
+    tournament = create_tournament(
+        club.pk,
+        organiser,
+        name=f"Teams {seed}",
+        ruleset="alalay",
+        entry_type=Tournament.TEAM,
+        team_size=3,
+        stages=plan,
+        standings={"tiebreaks": [c for c in CRITERIA]},
+        seeding_method="rating",
+        turn_seconds=600,
+    )
+    entries = []
+    for i in range(1, size + 1):
+        users.objects.create(username=f"t{seed}-{i}")
+        members = [{"username": f"t{seed}-{i}"}, f"Guest {i}a", f"Guest {i}b"]
+        entries.append(
+            register(tournament.pk, organiser, name=f"T{i:02d}", members=members, rating=1000.0 - i)
+        )
+    start_tournament(tournament.pk, organiser)
+    return Run(tournament, organiser, random.Random(seed), entries)
+
+
+@settings(max_examples=8, **SETTINGS)
+@given(
+    shape=tournaments(largest=24),
+    pattern=st.sampled_from(PATTERNS),
+    faults=st.sampled_from((0.0, 0.1)),
+)
+def test_the_final_ranking_of_teams_is_the_docs_ranking(
+    shape: tuple[list[dict[str, Any]], int], pattern: str, faults: float
+) -> None:
+    plan, size = shape
+    run = organise_teams(plan, size, seed=980_000 + next(_examples))
+    play(run, pattern, faults, teams=True)
+    tournament = run.refresh()
+    assert tournament.status == Tournament.FINISHED
+    expected = oracle_places(tournament)
+    assert shown_places(tournament, oracle_members(tournament.pk)) == expected, (plan, size, pattern)
+    event("+".join(s["format"] for s in plan))
+    event(
+        "substituted"
+        if TournamentEvent.objects.filter(tournament=tournament, type="member-substituted").exists()
+        else "no substitution"
+    )

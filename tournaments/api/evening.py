@@ -328,7 +328,9 @@ class SeedsView(Base):
         data = self.valid(SeedsInput, request)
         tid = _id(tournament_id, _("No such tournament."))
         desk.set_seeds(tid, request.user, data["order"])
-        rows = Entry.objects.filter(tournament_id=tid).prefetch_related("members").order_by("seed", "pk")
+        rows = (
+            Entry.objects.filter(tournament_id=tid).prefetch_related("members__user").order_by("seed", "pk")
+        )
         return Response(s.EntrySerializer(rows, many=True).data)
 
 

@@ -172,7 +172,13 @@ class EntryInput(serializers.Serializer):
     name = serializers.CharField(
         max_length=64, required=False, allow_blank=True, help_text="Default: the account's username."
     )
-    members = serializers.ListField(child=serializers.CharField(max_length=64), required=False, default=list)
+    members = serializers.ListField(
+        child=serializers.JSONField(),
+        required=False,
+        default=list,
+        help_text="A pair's or team's members in turn order: a guest's name, {\"name\": …}, or "
+        '{"username": …} of an account.',
+    )
     rating = serializers.FloatField(required=False, allow_null=True)
     username = serializers.CharField(
         max_length=150,
@@ -196,6 +202,12 @@ class PlacingSerializer(serializers.Serializer):
     place = serializers.IntegerField(help_text="Shared places repeat: 1, 2, 3, 3, 5.")
     entry = serializers.IntegerField()
     name = serializers.CharField()
+    members = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="A pair's or team's players (who sat at its tables, then those yet to play); "
+        "absent for individuals.",
+    )
     decided_at_time = serializers.IntegerField(
         required=False,
         help_text="How many of the entry's tables time decided (docs/rules.md §9.1); absent: none.",
@@ -208,8 +220,21 @@ class RankingSerializer(serializers.Serializer):
     ranking = PlacingSerializer(many=True)
 
 
+class MemberSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    username = serializers.CharField(source="user.username", allow_null=True, default=None)
+
+
 class EntrySerializer(serializers.ModelSerializer):
-    members = serializers.SlugRelatedField(many=True, read_only=True, slug_field="name")
+    members = serializers.SlugRelatedField(
+        many=True, read_only=True, slug_field="name", help_text="A pair's or team's members, in turn order."
+    )
+    lineup = MemberSerializer(
+        source="members",
+        many=True,
+        read_only=True,
+        help_text="The members with their accounts (null: a guest).",
+    )
     username = serializers.CharField(
         source="user.username", read_only=True, allow_null=True, default=None, help_text="null: a guest"
     )
@@ -229,6 +254,7 @@ class EntrySerializer(serializers.ModelSerializer):
             "checked_in_at",
             "withdrawn_after_round",
             "members",
+            "lineup",
         ]
         read_only_fields = fields
 
@@ -337,6 +363,9 @@ class RulesetSerializer(serializers.Serializer):
     playoff_format = serializers.CharField(help_text="The stage format its playoffs usually play.")
     time_policies = RulesetTimePolicySerializer(
         many=True, help_text="How a table still playing at time may be decided, the default first."
+    )
+    team_seats = serializers.BooleanField(
+        help_text="Whether its tournaments take pairs and teams (`entry_type` pair or team)."
     )
 
 

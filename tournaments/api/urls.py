@@ -15,6 +15,7 @@ from tournaments.api import (
     physical,
     ratings,
     seat_links,
+    teams,
     views,
 )
 from tournaments.seasons.urls import urlpatterns as season_urls
@@ -117,6 +118,7 @@ urlpatterns = [
     path("matches/<str:match_id>/clock", evening.MatchClockView.as_view(), name="match-clock"),
     path("entries/<str:entry_id>/disqualify", evening.EntryDisqualifyView.as_view(), name="entry-disqualify"),
     path("entries/<str:entry_id>/claim", evening.EntryClaimView.as_view(), name="entry-claim"),
+    path("entries/<str:entry_id>/substitute", teams.EntrySubstituteView.as_view(), name="entry-substitute"),
     path(
         "entries/<str:entry_id>/undo-check-in",
         evening.EntryUndoCheckInView.as_view(),

@@ -25,7 +25,7 @@ from cacho.api import errors as api_errors
 from tournaments import catalogue, exports, services
 from tournaments.api import serializers as s
 from tournaments.models import Club, Entry, Membership, Tournament
-from tournaments.services import desk, members, standings
+from tournaments.services import desk, members, standings, team_members
 
 ERRORS = {
     400: OpenApiResponse(s.ErrorSerializer, description="Bad input: {code, message}"),
@@ -172,7 +172,7 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
     def entries(self, request: Request, pk: str | None = None) -> Response:
         tournament = self.get_object()
         if request.method == "GET":
-            rows = tournament.entries.select_related("user").prefetch_related("members")
+            rows = tournament.entries.select_related("user").prefetch_related("members__user")
             rows = rows.order_by("seed", "pk")
             return Response(s.EntrySerializer(rows, many=True).data)
         data = s.EntryInput(data=request.data)
@@ -218,8 +218,10 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
         tournament = self.get_object()
         names = {e.pk: e.name for e in tournament.entries.all()}
         at_time = standings.at_time_counts(tournament)
+        lineup = team_members.lineups(tournament)
         placings = [
             {"place": p.place, "entry": p.entry_id, "name": names.get(p.entry_id, "")}
+            | ({"members": lineup.get(p.entry_id, [])} if lineup else {})
             | ({"decided_at_time": at_time[p.entry_id]} if p.entry_id in at_time else {})
             for p in standings.final_ranking(tournament)
         ]
@@ -287,7 +289,7 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
 class EntryViewSet(Base, mixins.RetrieveModelMixin):
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
-    queryset = Entry.objects.prefetch_related("members").all()
+    queryset = Entry.objects.prefetch_related("members__user").all()
     serializer_class = s.EntrySerializer
 
     @extend_schema(request=None, responses={200: s.EntrySerializer, **ERRORS})
@@ -325,7 +327,7 @@ class EntryViewSet(Base, mixins.RetrieveModelMixin):
             services.rename_entry(entry_id, request.user, data.validated_data["name"])
         if "rating" in data.validated_data:
             services.set_rating(entry_id, request.user, data.validated_data["rating"])
-        entry = Entry.objects.prefetch_related("members").filter(pk=entry_id).first()
+        entry = Entry.objects.prefetch_related("members__user").filter(pk=entry_id).first()
         if entry is None:  # (an entry nobody may change: the services said nothing of it)
             raise services.NotFound(_("Not found."))
         return Response(s.EntrySerializer(entry).data)

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from tournaments import catalogue
 from tournaments.competition.standings import POINTS
 from tournaments.models import Stage, Tournament
-from tournaments.services import rankings
+from tournaments.services import rankings, team_members
 from tournaments.services.stage_data import standings_config
 from tournaments.services.standings import (
     at_time_counts,
@@ -117,6 +117,8 @@ def _ranking_line(row: Row) -> Row:
     where time decided a table of the entry, as a result line's `at_time`: the JSON of a
     tournament without any keeps its lines as they were."""
     line = {k: row[k] for k in ("place", "entry", "name")}
+    if "members" in row:
+        line["members"] = row["members"]
     if row.get("decided_at_time"):
         line["decided_at_time"] = row["decided_at_time"]
     return line
@@ -163,6 +165,7 @@ def _final_rows(tournament: Tournament, stages: list[StageInfo]) -> list[Row]:
             last[row["entry"]] = (stage, row)
     names = {e.pk: e.name for e in tournament.entries.all()}
     at_time = at_time_counts(tournament)  # every stage's tables, not only the last played
+    lineup = team_members.lineups(tournament)
     placings = final_ranking(tournament)
     out: list[Row] = []
     for i, placing in enumerate(placings):
@@ -187,6 +190,7 @@ def _final_rows(tournament: Tournament, stages: list[StageInfo]) -> list[Row]:
                 "values": row.get("values", {}),
                 "tiebreak_text": row.get("tiebreak_text", "") if explains else "",
                 "decided_at_time": at_time.get(placing.entry_id, 0),
+                **({"members": lineup.get(placing.entry_id, [])} if lineup else {}),
             }
         )
     return out

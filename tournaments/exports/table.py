@@ -2,10 +2,11 @@
 column titles and typed cells (numbers as numbers, text as text), each renderer formatting
 them its own way.
 
-Columns: place, entry, then group (where the stage has several), the stage reached (in the
-final ranking of a multi-stage tournament), played, points, one column per tiebreak
-criterion, the tiebreak reason, and "decided at time" (how many of the entry's tables time
-decided, docs/rules.md §9.1) where any row has one.
+Columns: place, entry, its members (in a tournament of pairs or teams), then group (where
+the stage has several), the stage reached (in the final ranking of a multi-stage
+tournament), played, points, one column per tiebreak criterion, the tiebreak reason, and
+"decided at time" (how many of the entry's tables time decided, docs/rules.md §9.1) where
+any row has one.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from django.utils.translation import pgettext
 
 from tournaments import catalogue
 from tournaments.exports.data import Row, StageInfo, StandingsExport, number
+from tournaments.models import Tournament
 
 Cell = int | float | str | None
 
@@ -77,6 +79,13 @@ def _entry() -> Column:
     return Column(pgettext("standings column", "Entry"), lambda r: r["name"])
 
 
+def _members(export: StandingsExport) -> list[Column]:
+    """A pair's or team's players, in a tournament of pairs or teams only."""
+    if export.tournament.entry_type == Tournament.INDIVIDUAL:
+        return []
+    return [Column(pgettext("standings column", "Members"), lambda r: ", ".join(r.get("members", [])))]
+
+
 def _group() -> Column:
     return Column(pgettext("standings column", "Group"), lambda r: r["group"], numeric=True)
 
@@ -84,7 +93,7 @@ def _group() -> Column:
 def ranking_table(export: StandingsExport) -> Table:
     """The final ranking, best first, each entry with the figures of the last stage it played."""
     rows = export.final_ranking
-    columns = [_place("place"), _entry()]
+    columns = [_place("place"), _entry(), *_members(export)]
     if any(r["group"] is not None for r in rows):
         columns.append(_group())
     if len(export.stages) > 1:
@@ -101,7 +110,7 @@ def standings_table(export: StandingsExport, stage: StageInfo, group: int | None
     """A stage's standings (one group's, with `group`); a group column where the stage has
     several groups and the table shows them all."""
     rows = stage.rows if group is None else [r for r in stage.rows if r["group"] == group]
-    columns = [_place("rank"), _entry()]
+    columns = [_place("rank"), _entry(), *_members(export)]
     if stage.grouped and group is None:
         columns.append(_group())
     caption = export.stage_label(stage.number)
@@ -116,7 +125,7 @@ def main_table(export: StandingsExport) -> Table:
     if export.finished and not export.stage_asked:
         return ranking_table(export)
     if export.stage is None:  # not started: the header alone
-        return _table([_place("rank"), _entry(), *_figures(export)], [])
+        return _table([_place("rank"), _entry(), *_members(export), *_figures(export)], [])
     return standings_table(export, export.stage)
 
 

@@ -31,7 +31,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 
 from cacho import databases
 from tournaments import matches
-from tournaments.models import PlayerRating, RatedMatch, RatingChange, Table
+from tournaments.models import PlayerRating, RatedMatch, RatingChange, Table, TableSeat
 from tournaments.open_tables import ratings as open_tables
 from tournaments.ratings.fold import Change, RatedTable, Skill, fold, placements_of
 
@@ -59,16 +59,25 @@ def _rated_tables() -> Any:
     ).select_related("round__tournament")
 
 
-def _input(table: Table, key: int | None, seated: set[Any], users: dict[int, Any]) -> RatedMatch | None:
+def _input(
+    table: Table, key: int | None, seated: set[Any], users: dict[int, Any], teams: dict[int, list[Any]]
+) -> RatedMatch | None:
     """A finished table's input to the fold: its lines whose entry's user sat in its match
-    (guests and bots are left out); None with fewer than two of them."""
+    (guests and bots are left out); a pair or team gives a line to each of its members with
+    an account who played the table (`teams`: entry id -> user ids), at the team's
+    placement. None with fewer than two lines."""
     if key is None:
         return None
     lines = []
+    rated: set[Any] = set()
     for line in table.result:
-        user_id = users.get(line.get("entry"))
-        if user_id is not None and user_id in seated:
-            lines.append((user_id, int(line["placement"])))
+        entry = line.get("entry")
+        user_id = users.get(entry)
+        players = teams.get(entry) or ([user_id] if user_id is not None and user_id in seated else [])
+        for player in players:
+            if player not in rated:
+                rated.add(player)
+                lines.append((player, int(line["placement"])))
     if len(lines) < 2:
         return None
     tournament = table.round.tournament
@@ -88,13 +97,37 @@ def _entry_users(tables: Sequence[Table]) -> dict[int, Any]:
     return dict(Entry.objects.filter(pk__in=ids, user__isnull=False).values_list("pk", "user_id"))
 
 
+def _team_users(tables: Sequence[Table]) -> dict[int, dict[int, list[Any]]]:
+    """Table id -> entry id -> the accounts among the members it was drawn with (those that
+    still exist: a deleted account is rated no more, as an entry's is not)."""
+    out: dict[int, dict[int, list[Any]]] = {}
+    seats = list(
+        TableSeat.objects.filter(table__in=[t.pk for t in tables])
+        .exclude(members=[])
+        .values_list("table_id", "entry_id", "members")
+    )
+    named = {m["user"] for _t, _e, members in seats for m in members if m.get("user") is not None}
+    existing = set(get_user_model().objects.filter(pk__in=named).values_list("pk", flat=True))
+    for table_id, entry_id, members in seats:
+        accounts = [m["user"] for m in members if m.get("user") in existing]
+        if accounts:
+            out.setdefault(table_id, {})[entry_id] = accounts
+    return out
+
+
 def read_input(match_id: Any) -> RatedMatch | None:
     """What the fold should read for this match now (unsaved), or None: not a finished
     table of a rated tournament, or fewer than two rated players."""
     table = _rated_tables().filter(match_id=match_id).first()
     if table is None:
         return open_tables.read_input(match_id)  # a rated casual table, or None
-    return _input(table, matches.rating_key(match_id), matches.seat_users(match_id), _entry_users([table]))
+    return _input(
+        table,
+        matches.rating_key(match_id),
+        matches.seat_users(match_id),
+        _entry_users([table]),
+        _team_users([table]).get(table.pk, {}),
+    )
 
 
 def read_inputs() -> Iterable[RatedMatch]:
@@ -104,9 +137,14 @@ def read_inputs() -> Iterable[RatedMatch]:
         chunk = tables[start : start + BATCH]
         ids = [t.match_id for t in chunk]
         keys, seated, users = matches.rating_keys(ids), matches.seat_users_of(ids), _entry_users(chunk)
+        teams = _team_users(chunk)
         for table in chunk:
             found = _input(
-                table, keys.get(str(table.match_id)), seated.get(str(table.match_id), set()), users
+                table,
+                keys.get(str(table.match_id)),
+                seated.get(str(table.match_id), set()),
+                users,
+                teams.get(table.pk, {}),
             )
             if found is not None:
                 yield found

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.competition import seeding
 from tournaments.models import Entry, Membership, Tournament
-from tournaments.services import log
+from tournaments.services import log, team_members
 from tournaments.services.clubs import DESK, require_role
 from tournaments.services.entries import (
     NAME_LENGTH,
@@ -171,6 +171,7 @@ def claim_entry(entry_id: int, by: Any, username: str) -> Entry:
             raise TournamentError(
                 "already-registered", _("That account has an entry in this tournament already.")
             )
+        team_members.check_free(tournament, [user], entry)  # a member of another pair or team
         entry.user = user
         entry.save(update_fields=["user"])
         log.record(

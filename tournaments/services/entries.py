@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from tournaments import matches
 from tournaments.competition import stages
 from tournaments.models import Entry, EntryMember, Membership, Round, Stage, Table, TableSeat, Tournament
-from tournaments.services import log
+from tournaments.services import log, team_members
 from tournaments.services.clubs import DESK, has_role, require_role
 from tournaments.services.errors import Forbidden, NotFound, TournamentError
 from tournaments.services.lifecycle import PLAYING_STATUSES, locked
@@ -80,7 +80,7 @@ def register(
     *,
     name: str,
     user: Any = None,
-    members: Sequence[str] = (),
+    members: Sequence[Any] = (),
     rating: float | None = None,
     is_bot: bool = False,
 ) -> Entry:
@@ -101,23 +101,17 @@ def register(
             raise TournamentError("registration-closed", _("Registration is closed."))
         stage = late_entry_stage(tournament) if late else None
         name = _clean_name(tournament, name)
-        members = [m.strip() for m in members if m and m.strip()]
-        if tournament.entry_type != Tournament.INDIVIDUAL and len(members) != tournament.team_size:
-            raise TournamentError(
-                "entry-members-invalid", _("This entry needs %d named members.") % tournament.team_size
-            )
-        if tournament.entry_type == Tournament.INDIVIDUAL and members:
-            raise TournamentError("entry-members-invalid", _("An individual entry has no members."))
         if user is not None and Entry.objects.filter(tournament=tournament, user=user).exists():
             raise TournamentError("already-registered", _("You are already registered."))
+        seated = team_members.clean_members(tournament, members, user)
         entry = Entry.objects.create(
             tournament=tournament, name=name, user=user, rating=rating, is_bot=is_bot
         )
-        EntryMember.objects.bulk_create(EntryMember(entry=entry, name=m) for m in members)
+        EntryMember.objects.bulk_create(EntryMember(entry=entry, name=m, user=u) for m, u in seated)
         payload: dict[str, Any] = {
             "entry": entry.pk,
             "name": name,
-            "members": members,
+            "members": [m for m, _u in seated],
             "rating": rating,
             "bot": is_bot,
         }

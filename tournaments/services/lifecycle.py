@@ -26,7 +26,7 @@ from tournaments.competition.entries import Entry as CoreEntry
 from tournaments.competition.errors import CompetitionError
 from tournaments.models import Club, Entry, Membership, Round, Stage, Table, TableSeat, Tournament
 from tournaments.notices.triggers import round_drawn_after_commit
-from tournaments.services import appeals, failures, formats, log, rankings, standings, tables
+from tournaments.services import appeals, failures, formats, log, rankings, standings, tables, team_members
 from tournaments.services.clubs import require_role
 from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.stage_data import ALALAY_EVENT, standings_config, table_size
@@ -100,6 +100,7 @@ def create_tournament(
     )
     if not low <= team_size <= high:
         raise TournamentError("team-size-invalid", _("That team size is not allowed."))
+    team_members.check_entry_type(ruleset, entry_type)
     if type(turn_seconds) is not int or not 5 <= turn_seconds <= 3600:
         raise TournamentError("turn-seconds-invalid", _("Turn time is 5 to 3600 seconds."))
     _check_appeal_minutes(appeal_minutes)
@@ -471,7 +472,9 @@ def _create_round(tournament: Tournament, stage: Stage, planned: formats.Planned
         stage_round=stage.rounds.count() + 1,
         byes=[int(b) for b in planned.byes],
     )
-    entries = {str(e.pk): e for e in tournament.entries.select_related("user")}
+    entries = {str(e.pk): e for e in tournament.entries.select_related("user").prefetch_related("members")}
+    members = {e.pk: team_members.seat_members(e) for e in entries.values()}
+    accounts = team_members.accounts_of(members.values())
     described = []
     walkovers: list[tuple[Table, list[Entry], list[Entry]]] = []
     for index, item in enumerate(planned.tables, start=1):
@@ -480,14 +483,20 @@ def _create_round(tournament: Tournament, stage: Stage, planned: formats.Planned
         forfeits = [e for e in seated if e.status in OUT_OF_PLAY]
         match_id = None
         if len(playing) >= 2:
+            holders = [team_members.seat_user(e, members[e.pk], accounts) for e in playing]
             match_id = matches.create_table_match(
                 tournament.ruleset,
                 [e.name for e in playing],
-                [e.user for e in playing],
+                holders,
                 options=tournament.options,
                 turn_seconds=tournament.turn_seconds,
                 ref=f"t{tournament.pk}-r{number}-t{index}",
                 physical=tournament.physical,
+                members=[[m["name"] for m in members[e.pk]] for e in playing],
+                partners=[
+                    team_members.seat_partners(members[e.pk], holder, accounts)
+                    for e, holder in zip(playing, holders, strict=True)
+                ],
             )
         table = Table.objects.create(
             round=rnd,
@@ -505,21 +514,24 @@ def _create_round(tournament: Tournament, stage: Stage, planned: formats.Planned
                 entry=e,
                 match_seat=in_match.get(e.pk),
                 forfeited=e.status in OUT_OF_PLAY,
+                members=members[e.pk],
             )
             for i, e in enumerate(seated)
         )
         if match_id is None:
             walkovers.append((table, playing, forfeits))
-        described.append(
-            {
-                "table": index,
-                "group": item.group,
-                "bracket": item.bracket_ref,
-                "match": str(match_id) if match_id else None,
-                "seats": [e.pk for e in seated],
-                "forfeits": [e.pk for e in forfeits],
-            }
-        )
+        line: dict[str, Any] = {
+            "table": index,
+            "group": item.group,
+            "bracket": item.bracket_ref,
+            "match": str(match_id) if match_id else None,
+            "seats": [e.pk for e in seated],
+            "forfeits": [e.pk for e in forfeits],
+        }
+        if tournament.entry_type != Tournament.INDIVIDUAL:
+            # Who plays for each pair or team at this table, in turn order.
+            line["members"] = {str(e.pk): [m["name"] for m in members[e.pk]] for e in seated}
+        described.append(line)
     log.record(
         tournament,
         log.ROUND_CREATED,

@@ -23,6 +23,7 @@ CHECKED_IN = "checked-in"
 WITHDRAWN = "withdrawn"
 REINSTATED = "reinstated"
 ENTRY_RENAMED = "entry-renamed"
+MEMBER_SUBSTITUTED = "member-substituted"  # a pair's or team's member replaced between rounds
 RATING_SET = "rating-set"
 SEAT_FORFEITED = "seat-forfeited"  # an entry forfeits one table (a no-show) and plays on
 SETTINGS_CHANGED = "settings-changed"

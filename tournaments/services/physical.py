@@ -24,7 +24,7 @@ from cacho.engine.errors import RecordFormatError, RuleError
 from cacho.services.matches import VersionConflict
 from tournaments import matches
 from tournaments.models import Entry, Membership, Table, TableSeat
-from tournaments.services import log, results, tables
+from tournaments.services import log, results, tables, team_members
 from tournaments.services.clubs import has_role, require_role
 from tournaments.services.errors import Forbidden, NotFound, TournamentError
 from tournaments.services.lifecycle import locked
@@ -230,14 +230,21 @@ def _switch(table_id: Any, by: Any, *, physical: bool) -> Table:
         replaced = table.match_id
         kind = "physical" if physical else "online"
         ref = f"t{tournament.pk}-r{table.round.number}-t{table.number}-{kind}"
+        accounts = team_members.accounts_of(seat.members for seat in seats)
+        holders = [team_members.seat_user(seat.entry, seat.members, accounts) for seat in seats]
         new = matches.create_table_match(
             tournament.ruleset,
             [seat.entry.name for seat in seats],
-            [seat.entry.user for seat in seats],
+            holders,
             options=tournament.options,
             turn_seconds=tournament.turn_seconds,
             ref=ref,
             physical=physical,
+            members=[[m["name"] for m in seat.members] for seat in seats],
+            partners=[
+                team_members.seat_partners(seat.members, holder, accounts)
+                for seat, holder in zip(seats, holders, strict=True)
+            ],
         )
         for seat in seats:
             if seat.forfeited:

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.models import Entry, Stage, StandingRow, Table, Tournament
-from tournaments.services import rankings
+from tournaments.services import rankings, team_members
 from tournaments.services.errors import TournamentError
 from tournaments.services.stage_data import stage_standings
 from tournaments.services.stage_rows import stage_input
@@ -117,6 +117,7 @@ def standing_rows(tournament: Tournament, stage: int | None = None) -> list[dict
         stage = current.number if current else 1
     names = {e.pk: e.name for e in tournament.entries.all()}
     at_time = at_time_counts(tournament, stage)
+    lineup = team_members.lineups(tournament)
     return [
         {
             "stage": r.stage,
@@ -132,6 +133,8 @@ def standing_rows(tournament: Tournament, stage: int | None = None) -> list[dict
             "tiebreak_against": r.tiebreak_against_id,
             "tiebreak_values": r.tiebreak_values,
             "decided_at_time": at_time.get(r.entry_id, 0),
+            # A pair's or team's players (tournaments of individuals leave the key out).
+            **({"members": lineup.get(r.entry_id, [])} if lineup else {}),
         }
         for r in StandingRow.objects.filter(tournament=tournament, stage=stage).order_by("position")
     ]

@@ -34,6 +34,10 @@ const can = () => view.console.can;
 const registration = () => view.t.status === "registration";
 const running = () => view.t.status === "running";
 const checkinOpen = () => Boolean(view.t.checkin_open);
+// A tournament of pairs or teams: entries list their members and may substitute one.
+const teams = () => view.t.entry_type !== "individual";
+// A member as typed at the desk: "@ana" is the account ana, anything else a guest's name.
+const member = (text) => (text.startsWith("@") ? { username: text.slice(1) } : text);
 
 function render() {
   const { t, entries } = view;
@@ -55,9 +59,10 @@ function renderAdd() {
   const late = running() && view.console.late_entry;
   const open = can().manage && (registration() || late);
   $("d-add").hidden = !can().manage || view.t.status === "finished";
-  $("d-paste").hidden = !open;
+  $("d-paste").hidden = !open || teams(); // a pasted line is one guest, never a team
   $("d-add-form").hidden = !open;
   $("d-add-title").textContent = running() ? D.late_title : D.add_title;
+  $("d-members-label").hidden = !teams();
   $("d-late-note").hidden = !running();
   $("d-late-note").textContent = late ? D.late_open : D.late_closed;
 }
@@ -155,12 +160,33 @@ function actionsFor(entry, row) {
       }
     }, { "data-action": "remove" }));
   }
+  if (teams() && PLAYING.includes(s) && view.t.status !== "finished") {
+    out.push(rowButton(D.substitute, "quiet", () => substituteForm(entry, row), { "data-action": "substitute" }));
+  }
   if (manage && !entry.user && !entry.is_bot) {
     out.push(rowButton(D.claim, "quiet", () => inlineForm(row, D.claim_username,
       { maxlength: 150, required: true, autocomplete: "off", "data-input": "username" }, D.claim_save,
       (username) => post("claim", { username })()), { "data-action": "claim" }));
   }
   return out;
+}
+
+// Between rounds a member of a pair or team is replaced: who leaves, who comes in.
+function substituteForm(entry, row) {
+  const out = h("select", { "data-input": "out" }, entry.members.map((name) => h("option", { value: name }, name)));
+  const incoming = h("input", { class: "inline-input", maxlength: 151, required: true, autocomplete: "off", "data-input": "in" });
+  const go = h("button", { type: "submit", class: "small primary" }, D.substitute_save);
+  const cancel = h("button", { type: "button", class: "small quiet", onclick: () => render() }, D.cancel);
+  const form = h("form", { class: "row-form", novalidate: true }, h("label", {}, D.substitute_out, " ", out), " ",
+    h("label", {}, D.substitute_in, " ", incoming), " ", go, " ", cancel,
+    h("span", { class: "error row-error", role: "alert", hidden: true }));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const body = { out: out.value, incoming: member(incoming.value.trim()) };
+    act(row, () => api(`/api/entries/${entry.id}/substitute`, { method: "POST", body }));
+  });
+  row.querySelector(".row-actions").replaceChildren(form);
+  incoming.focus();
 }
 
 function entryRow(entry) {
@@ -286,16 +312,20 @@ $("d-add-form").addEventListener("submit", async (event) => {
   $("d-add-done").textContent = "";
   const body = { name: $("d-name").value.trim() };
   if ($("d-username").value.trim()) body.username = $("d-username").value.trim();
+  if (teams()) body.members = $("d-members").value.split("\n").map((l) => l.trim()).filter(Boolean).map(member);
   try {
     const entry = await api(`/api/tournaments/${id}/entries`, { method: "POST", body });
     $("d-name").value = "";
     $("d-username").value = "";
+    $("d-members").value = "";
     $("d-add-done").textContent = fmt((L.evening.console || {}).added, { name: entry.name });
     await load();
     $("d-name").focus();
   } catch (e) {
     showInForm(form, e, $("d-add-error"), { "entry-name-taken": "d-name", "entry-name-invalid": "d-name",
-      "user-unknown": "d-username", "already-registered": "d-username" });
+      "user-unknown": teams() ? "d-members" : "d-username", "already-registered": "d-username",
+      "entry-members-invalid": "d-members", "member-name-twice": "d-members", "member-invalid": "d-members",
+      "member-already-entered": "d-members" });
   }
 });
 

@@ -66,11 +66,26 @@ function renderOptions() {
   }
   if (!options.length) box.append(h("p", { class: "help" }, L.none));
   renderTimePolicies(ruleset);
+  renderEntryType();
   // formats the new game cannot play are replaced
   const allowed = formatsFor(game()).map((f) => f.format);
   if (!stages.length || stages.some((s) => !allowed.includes(s.format))) setPreset("single");
   else renderStages();
 }
+
+// ---------------------------------------------------------------- pairs and teams
+
+// Pairs and teams only where the game's seats can be teams (`team_seats`, Alalay).
+function renderEntryType() {
+  const teams = Boolean(chosen() && chosen().team_seats);
+  $("c-entries-row").hidden = !teams;
+  if (!teams) $("c-entry-type").value = "individual";
+  $("c-team-size-label").hidden = $("c-entry-type").value !== "team";
+}
+
+// A member as typed: "@ana" is the account ana, anything else a guest's name.
+const member = (text) => (text.startsWith("@") ? { username: text.slice(1) } : text);
+const membersIn = (id) => $(id).value.split("\n").map((l) => l.trim()).filter(Boolean).map(member);
 
 // ---------------------------------------------------------------- rounds at time
 // The policies are the game's, from /api/rulesets, its default first and marked so.
@@ -408,6 +423,7 @@ function render(data) {
   $("manage").dataset.tournament = t.id;
   $("manage").dataset.status = t.status;
   $("m-link").textContent = t.name;
+  $("e-members-label").hidden = t.entry_type === "individual";
   $("m-link").href = `/tournaments/${t.id}/`;
   $("m-status").textContent = [statusName(t.status), t.checkin_deadline && t.status === "registration"
     ? fmt(L.checkin_until, { when: new Date(t.checkin_deadline).toLocaleString() }) : ""].filter(Boolean).join(" · ");
@@ -526,6 +542,7 @@ function resetCreateForm() {
 }
 
 $("c-ruleset").addEventListener("change", renderOptions);
+$("c-entry-type").addEventListener("change", renderEntryType);
 $("c-time-policy").addEventListener("change", showTimePolicy);
 $("c-scale").addEventListener("change", showScale);
 showScale();
@@ -547,6 +564,10 @@ $("create-form").addEventListener("submit", async (event) => {
   const body = { club: Number($("c-club").value), name: $("c-name").value, ruleset: $("c-ruleset").value, options,
     turn_seconds: Number($("c-turn").value), appeal_minutes: Number($("c-appeal").value),
     seeding: $("c-seeding").value, stages: stagePlan() };
+  if ($("c-entry-type").value !== "individual") {
+    body.entry_type = $("c-entry-type").value;
+    if (body.entry_type === "team") body.team_size = Number($("c-team-size").value);
+  }
   const standings = standingsConfig();
   if (Object.keys(standings).length) body.standings = standings;
   if ($("c-checkin").value) body.checkin_deadline = new Date($("c-checkin").value).toISOString();
@@ -564,7 +585,8 @@ $("create-form").addEventListener("submit", async (event) => {
       "turn-seconds-invalid": "c-turn", "appeal-minutes-invalid": "c-appeal", "round-appeal-minutes-invalid": "c-round-appeal", "fixed-invalid": "c-fixed",
       "bye-points-invalid": "c-bye", "scale-unavailable": "c-scale", "options-invalid": "c-options", "time-policy-invalid": "c-time-policy",
       "stage-format": "stage-list", "stage-param-invalid": "stage-list", "stage-groups": "stage-list",
-      "advancement-missing": "stage-list", "stages-missing": "stage-list", "forbidden": "c-club" });
+      "advancement-missing": "stage-list", "stages-missing": "stage-list", "forbidden": "c-club",
+      "entry-type-game": "c-entry-type", "team-size-invalid": "c-team-size" });
     return;
   }
   resetCreateForm();
@@ -585,10 +607,12 @@ $("entry-form").addEventListener("submit", async (event) => {
   $("e-done").textContent = "";
   const body = { name: $("e-name").value.trim() };
   if ($("e-username").value.trim()) body.username = $("e-username").value.trim();
+  if (current.tournament.entry_type !== "individual") body.members = membersIn("e-members");
   try {
     const entry = await api(`/api/tournaments/${current.tournament.id}/entries`, { method: "POST", body });
     $("e-name").value = "";
     $("e-username").value = "";
+    $("e-members").value = "";
     $("e-done").textContent = fmt(E.added, { name: entry.name });
     // Back to the name at once, not after the refresh: a focus moved later would take what
     // the organiser has started typing into the next entry's account field.
@@ -596,7 +620,9 @@ $("entry-form").addEventListener("submit", async (event) => {
     await manage(current.tournament.id);
   } catch (e) {
     showInForm(form, e, $("e-error"), { "entry-name-taken": "e-name", "entry-name-invalid": "e-name",
-      "user-unknown": "e-username", "already-registered": "e-username" });
+      "user-unknown": current.tournament.entry_type !== "individual" ? "e-members" : "e-username",
+      "already-registered": "e-username", "entry-members-invalid": "e-members", "member-name-twice": "e-members",
+      "member-invalid": "e-members", "member-already-entered": "e-members" });
   }
 });
 $("m-start").addEventListener("click", async () => {

@@ -41,6 +41,11 @@ function atTimeMark(n) {
     n > 1 ? `${words} ×${n}` : words)];
 }
 
+// A pair's or team's players under its name (the API lists them for pairs and teams only).
+function membersOf(r) {
+  return r.members?.length ? h("div", { class: "members", "data-members": r.entry }, r.members.join(", ")) : null;
+}
+
 function standings(data) {
   const table = document.getElementById("t-standings");
   const tiebreaks = (data.criteria || []).filter((c) => c !== "points");
@@ -53,7 +58,7 @@ function standings(data) {
   // The tie an entry won is said under its name (a column of sentences would push the
   // figures off a narrow screen).
   const body = rows.map((r) => h("tr", { "data-entry": r.entry, "data-group": r.group }, h("td", {}, r.rank),
-    h("td", {}, r.name, atTimeMark(r.decided_at_time),
+    h("td", {}, r.name, atTimeMark(r.decided_at_time), membersOf(r),
       r.tiebreak_text ? h("div", { class: "reason", title: L.tiebreak }, r.tiebreak_text) : null),
     grouped ? h("td", {}, r.group) : null, h("td", { class: "num" }, r.played),
     h("td", { class: "num" }, figure(r.points)), tiebreaks.map((c) => h("td", { class: "num" }, figure(r.values?.[c])))));
@@ -76,14 +81,14 @@ function podium(data) {
     const title = L.podium_places[place] + (here.length > 1 ? ` (${L.shared_place})` : "");
     return h("li", { class: `step place-${place}`, "data-place": place, "data-shared": here.length > 1,
       "aria-label": `${title}: ${here.map((p) => p.name).join(", ")}` },
-    h("ul", { class: "names" }, here.map((p) => h("li", { "data-entry": p.entry }, p.name))),
+    h("ul", { class: "names" }, here.map((p) => h("li", { "data-entry": p.entry }, p.name, membersOf(p)))),
     h("div", { class: "block" }, h("span", { class: "medal" }, place), h("span", { class: "title" }, title)));
   });
   document.getElementById("t-podium").replaceChildren(...steps.filter(Boolean));
   document.getElementById("t-ranking").replaceChildren(
     h("thead", {}, h("tr", {}, h("th", {}, L.place), h("th", {}, L.entry))),
     h("tbody", {}, ranking.map((p) => h("tr", { "data-entry": p.entry, "data-place": p.place },
-      h("td", {}, p.place), h("td", {}, p.name)))));
+      h("td", {}, p.place), h("td", {}, p.name, membersOf(p))))));
 }
 
 const plural = (one, many, n) => fmt(n === 1 ? one : many, { n });
