@@ -81,10 +81,14 @@ class PlayerPage(serializers.Serializer):
 
 
 FILTERS = [
+    # An empty value is no filter (a plain form sends its unset fields so).
     OpenApiParameter(
-        "result", str, enum=["won", "lost"], description="Finished matches won (placement 1) or lost."
+        "result",
+        str,
+        enum=["", "won", "lost"],
+        description="Finished matches won (placement 1) or lost; empty: any.",
     ),
-    OpenApiParameter("status", str, enum=["live", "finished"]),
+    OpenApiParameter("status", str, enum=["", "live", "finished"], description="Empty: any."),
     OpenApiParameter("tournament", str, description="A tournament's id, or `none` for casual matches."),
     OpenApiParameter("page", int, description="From 1; 20 matches a page, newest first."),
 ]

@@ -106,9 +106,16 @@ class UnsubscribeInput(serializers.Serializer):
     endpoint = serializers.URLField(max_length=1000)
 
 
+class RequiredBooleanField(serializers.BooleanField):
+    """A boolean that a form body must name too: DRF reads a form's missing boolean as an
+    unticked checkbox (false), which would answer a body without the field as if it said no."""
+
+    default_empty_html = serializers.empty
+
+
 class HiddenTabInput(serializers.Serializer):
     match = serializers.UUIDField()
-    hidden = serializers.BooleanField()
+    hidden = RequiredBooleanField()
 
 
 class NoticesView(Base):

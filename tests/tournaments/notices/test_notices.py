@@ -199,9 +199,13 @@ def test_bad_choices_are_refused_and_store_nothing(evening: Evening) -> None:
     bad = ana.post("/api/me/push-subscriptions", {"endpoint": "not a url", "keys": {}}, format="json")
     assert (bad.status_code, bad.json()["code"]) == (400, "invalid-input")
     assert ana.get("/api/me/notice-settings").json()["push"]["subscriptions"] == 0
-    from tournaments.notices.models import NoticeSettings
+    for body in ({"match": "0b4f7e0e-2c53-4a39-9a4c-6f1b1d2a3c4d"}, {"hidden": True}):
+        for kind in ("json", "multipart"):  # a form's missing boolean is no "false"
+            unnamed = ana.post("/api/me/hidden-tab", body, format=kind)
+            assert (unnamed.status_code, unnamed.json()["code"]) == (400, "invalid-input"), (body, kind)
+    from tournaments.notices.models import HiddenTab, NoticeSettings
 
-    assert not NoticeSettings.objects.exists()
+    assert not NoticeSettings.objects.exists() and not HiddenTab.objects.exists()
     anonymous = evening.client("ana")
     anonymous.force_authenticate(None)
     assert anonymous.get("/api/me/notices").status_code in (401, 403)
