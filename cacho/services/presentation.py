@@ -10,21 +10,34 @@ from cacho.chain import micros
 from cacho.engine.games import Game, game_for
 from cacho.engine.viewer import Viewer
 from cacho.models import Match
+from cacho.services import players
 from cacho.services.state_cache import load_state
 from cacho.store import Head, StoredEvent
 
 
 def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:
+    """The seats: `name` as the events know it, `label` as the pages show it (resolved
+    outside the chain, `services.players`), `player` the holder's name when one holds it."""
+    seats = list(match.seats.select_related("user").order_by("index"))
+    labels = players.seat_labels(seats)
     return [
         {
             "index": seat.index,
             "name": seat.name,
-            "player": seat.user.get_username() if seat.user is not None else None,
+            "label": labels[seat.name],
+            "player": _holder(seat, labels),
             "you": user_id is not None and seat.user_id == user_id,
             "bot": seat.bot or None,  # a bot's strength: a bot plays this seat
         }
-        for seat in match.seats.select_related("user").order_by("index")
+        for seat in seats
     ]
+
+
+def _holder(seat: Any, labels: dict[str, str]) -> str | None:
+    if seat.user is None:
+        return None
+    # A deleted account's seat is shown by its label, never by the account row left behind.
+    return labels[seat.name] if labels[seat.name] != seat.name else str(seat.user.get_username())
 
 
 def match_json(
