@@ -1,6 +1,7 @@
 """The account pages: its settings (display name, email, password, sign out everywhere),
-deleting it (`tournaments.leaving.deletion`), following an email's verification link, and the password reset by email. Thin: the steps
-and their refusals are `tournaments.accounts.services`."""
+deleting it, following an email's verification link, and the password reset by email.
+Thin: the steps and their refusals are `tournaments.accounts.services` and
+`tournaments.leaving.deletion`."""
 
 from __future__ import annotations
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import logout
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from django.contrib.auth import logout
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
