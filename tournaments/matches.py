@@ -575,6 +575,11 @@ def forget_player(user: Any) -> int:
     return players.forget(user)
 
 
+def seat_labels(seats: Sequence[Seat]) -> dict[tuple[str, str], str]:
+    """(match id, seat name) -> the name shown for it (`cacho.services.players`)."""
+    return players.labels_by_match(seats)
+
+
 def player_deleted(user: Any) -> bool:
     return players.forgotten(user)
 

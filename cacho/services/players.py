@@ -44,16 +44,21 @@ def seat_labels(seats: Iterable[Seat]) -> dict[str, str]:
     """Seat name -> the name shown for it, for the seats of one match. Only the seat's own
     account resolves it: a seat is shown by its player's name when the account holding it
     is that player (a label a creator typed that merely looks like `p7` stays a label)."""
+    return {name: label for (_match, name), label in labels_by_match(seats).items()}
+
+
+def labels_by_match(seats: Iterable[Seat]) -> dict[tuple[str, str], str]:
+    """(match id, seat name) -> the name shown for it, for seats of any matches (one query)."""
     seats = list(seats)
     users = {s.user_id for s in seats if s.user_id is not None}
     players = {p.user_id: p for p in Player.objects.filter(user_id__in=users).select_related("user")}
     labels = {}
     for seat in seats:
         player = players.get(seat.user_id) if seat.user_id is not None else None
+        shown = seat.name
         if player is not None and (player.deleted_at is not None or seat.name == player.public_id):
-            labels[seat.name] = label_of(player)
-        else:
-            labels[seat.name] = seat.name
+            shown = label_of(player)
+        labels[(str(seat.match_id), seat.name)] = shown
     return labels
 
 

@@ -2,7 +2,7 @@
 // with the dice that counted for the bid marked as in the live reveal). A scrub bar and the
 // move list side by side, grouped by round (Alalay: by turn) with a jump to any of them. The
 // URL keeps the step (`#v=42`, the event's version), so a copied link opens at that moment.
-import { L, api, fmt, h, showError } from "./api.js";
+import { L, api, fmt, h, setSeatLabels, showError } from "./api.js";
 import { detail } from "./steps.js";
 import { term, words } from "./replay-words.js";
 import { markReplays, roundTitle } from "./replays.js";
@@ -154,7 +154,7 @@ function atTimeMark() {
 
 async function load() {
   let after = 0;
-  const match = api(`/api/matches/${matchId}`);
+  const match = api(`/api/matches/${matchId}`).then((m) => { setSeatLabels(m.seats); return m; });
   for (;;) { // the API pages by 1000
     const page = await api(`/api/matches/${matchId}/events?after=${after}`);
     events = events.concat(page.events);
