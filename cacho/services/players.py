@@ -49,17 +49,23 @@ def seat_labels(seats: Iterable[Seat]) -> dict[str, str]:
 
 def labels_by_match(seats: Iterable[Seat]) -> dict[tuple[str, str], str]:
     """(match id, seat name) -> the name shown for it, for seats of any matches (one query)."""
+    return {
+        (match_id, name): name if player is None else label_of(player)
+        for (match_id, name), player in seat_players(seats).items()
+    }
+
+
+def seat_players(seats: Iterable[Seat]) -> dict[tuple[str, str], Player | None]:
+    """(match id, seat name) -> the player the seat is shown as (None: by its own name)."""
     seats = list(seats)
     users = {s.user_id for s in seats if s.user_id is not None}
     players = {p.user_id: p for p in Player.objects.filter(user_id__in=users).select_related("user")}
-    labels = {}
+    found: dict[tuple[str, str], Player | None] = {}
     for seat in seats:
         player = players.get(seat.user_id) if seat.user_id is not None else None
-        shown = seat.name
-        if player is not None and (player.deleted_at is not None or seat.name == player.public_id):
-            shown = label_of(player)
-        labels[(str(seat.match_id), seat.name)] = shown
-    return labels
+        shown = player is not None and (player.deleted_at is not None or seat.name == player.public_id)
+        found[(str(seat.match_id), seat.name)] = player if shown else None
+    return found
 
 
 def match_labels(match_id: Any) -> dict[str, str]:

@@ -53,9 +53,7 @@ def delete_account(user: Any, password: Any) -> int:
             status=429,
         )
     if not user.check_password(str(password or "")):
-        raise TournamentError(
-            "password-wrong", _("Your current password is not right."), status=403, field="password"
-        )
+        raise TournamentError("password-wrong", _("That is not your password."), status=403, field="password")
     with transaction.atomic():
         _refuse_while_playing(user)
         number = matches.forget_player(user)

@@ -7,7 +7,9 @@ export const L = JSON.parse(document.getElementById("labels")?.textContent || "{
 const seatLabels = new Map();
 export function setSeatLabels(seats) {
   seatLabels.clear();
-  for (const seat of seats || []) seatLabels.set(seat.name, seat.label || seat.name);
+  for (const seat of seats || []) {
+    seatLabels.set(seat.name, seat.deleted ? fmt(L.deleted_player, { n: seat.deleted }) : seat.label || seat.name);
+  }
 }
 export function seatLabel(name) {
   return seatLabels.get(name) ?? name;

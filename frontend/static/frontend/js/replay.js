@@ -154,17 +154,18 @@ function atTimeMark() {
 
 async function load() {
   let after = 0;
-  const match = api(`/api/matches/${matchId}`).then((m) => { setSeatLabels(m.seats); return m; });
+  const match = api(`/api/matches/${matchId}`);
   for (;;) { // the API pages by 1000
     const page = await api(`/api/matches/${matchId}/events?after=${after}`);
     events = events.concat(page.events);
     if (!page.events.length || events[events.length - 1].v >= page.version) break;
     after = events[events.length - 1].v;
   }
+  const m = await match;
+  setSeatLabels(m.seats); // before any sentence names a seat
   groups = grouping(markReplays(events));
   buildMoves();
   atTimeMark();
-  const m = await match;
   glossary(m.traits.terms);
   download(m);
   index = fromHash() ?? 0;
