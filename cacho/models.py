@@ -48,6 +48,33 @@ class Match(models.Model):
         return f"{self.ruleset} match {self.id}"
 
 
+class Player(models.Model):
+    """A person's public pseudonym: matches seat an account as `p<id>` (its `public_id`),
+    so the events of a match name this id and never the person. Who `p7` is lives only
+    here, outside every chain: deleting the account erases what this row leads to, and
+    no event changes (docs/leaving.md)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="cacho_player",
+    )
+    # When the account was deleted: the player shows as "deleted player <id>" from then on.
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    @property
+    def public_id(self) -> str:
+        return f"{PLAYER_PREFIX}{self.pk}"
+
+    def __str__(self) -> str:
+        return self.public_id
+
+
+PLAYER_PREFIX = "p"
+
+
 class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()

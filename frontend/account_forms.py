@@ -33,3 +33,15 @@ class ProfileForm(forms.Form):
         choices=[("", _("The site's"))] + [(code, name) for code, name in settings.LANGUAGES],
         required=False,
     )
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    confirm = forms.BooleanField(
+        label=_("I understand that my account is deleted for good."),
+        required=True,
+    )

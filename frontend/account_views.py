@@ -1,6 +1,7 @@
 """The account pages: its settings (display name, email, password, sign out everywhere),
-following an email's verification link, and the password reset by email. Thin: the steps
-and their refusals are `tournaments.accounts.services`."""
+deleting it, following an email's verification link, and the password reset by email.
+Thin: the steps and their refusals are `tournaments.accounts.services` and
+`tournaments.leaving.deletion`."""
 
 from __future__ import annotations
 
@@ -17,10 +18,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from frontend.account_forms import EmailChangeForm, ProfileForm, ResetRequestForm
+from frontend.account_forms import DeleteAccountForm, EmailChangeForm, ProfileForm, ResetRequestForm
 from frontend.labels import labels
 from tournaments.accounts import services
 from tournaments.accounts.models import account_of
+from tournaments.leaving.deletion import delete_account
 from tournaments.services.errors import TournamentError
 
 
@@ -123,6 +125,33 @@ def account(request: HttpRequest) -> HttpResponse:
         password=password,
         done=done if done in ACTIONS else "",
     )
+
+
+@login_required(login_url="frontend:login")
+@require_http_methods(["GET", "POST"])
+def delete(request: HttpRequest) -> HttpResponse:
+    """Deleting the account: what goes and what stays, then the password and a tick."""
+    form = DeleteAccountForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                number = delete_account(request.user, form.cleaned_data["password"])
+            except TournamentError as error:
+                status = _refused(form, error)
+            else:
+                logout(request)
+                return _message(
+                    request,
+                    _("Account deleted"),
+                    _(
+                        "Your account and its personal data are deleted. The tournaments and "
+                        "matches you played show you as deleted player %(n)d."
+                    )
+                    % {"n": number},
+                )
+    return _page(request, "account_delete.html", status, form=form)
 
 
 def verify_email(request: HttpRequest, token: str) -> HttpResponse:

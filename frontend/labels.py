@@ -195,6 +195,7 @@ def labels() -> dict[str, Any]:
         "disputes": dispute_labels(),
         # table
         "you": _("You"),
+        "deleted_player": _("deleted player %(n)s"),
         "turn_of": _("Turn of %(name)s"),
         "your_turn": _("Your turn!"),
         "seconds_left": _("%(s)s s left"),

@@ -51,6 +51,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(next_page="frontend:home"), name="logout"),
     path("players/<str:username>/", views.player, name="player"),
     path("account/", account_views.account, name="account"),
+    path("account/delete/", account_views.delete, name="account-delete"),
     path("account/verify/<str:token>/", account_views.verify_email, name="verify-email"),
     path("account/password-reset/", account_views.password_reset, name="password-reset"),
     path(

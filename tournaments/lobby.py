@@ -31,7 +31,7 @@ from django.db.models import Count
 from cacho.engine.games import game_named
 from cacho.models import LiveTable, Match, Seat
 from tournaments import catalogue
-from tournaments.matches import match_result
+from tournaments.matches import match_result, seat_labels
 from tournaments.models import Entry, Table, Tournament
 from tournaments.services import standings
 
@@ -91,22 +91,32 @@ def tournaments_of(match_ids: Iterable[Any]) -> dict[str, dict[str, Any]]:
     }
 
 
-def _users_of(match_ids: Iterable[Any]) -> dict[tuple[str, int], str]:
-    """(match id, seat index) -> the seated user's username."""
-    seats = Seat.objects.filter(match_id__in=list(match_ids), user__isnull=False).select_related("user")
-    return {(str(s.match_id), s.index): s.user.get_username() for s in seats}
+def _users_of(match_ids: Iterable[Any]) -> dict[tuple[str, int], tuple[str | None, str]]:
+    """(match id, seat index) -> the seated user's username (None once deleted: no public
+    page is left) and the seat's label (`tournaments.matches.seat_labels`)."""
+    seats = list(Seat.objects.filter(match_id__in=list(match_ids)).select_related("user"))
+    labels = seat_labels(seats)
+    found: dict[tuple[str, int], tuple[str | None, str]] = {}
+    for s in seats:
+        label = labels[(str(s.match_id), s.name)]
+        deleted = s.user is not None and label != s.name and not s.user.is_active
+        username = None if s.user is None or deleted else s.user.get_username()
+        found[(str(s.match_id), s.index)] = (username, label)
+    return found
 
 
 # ---------------------------------------------------------------- live tables
 
 
-def _table_card(match: Match, view: dict[str, Any], users: dict[tuple[str, int], str]) -> dict[str, Any]:
+def _table_card(
+    match: Match, view: dict[str, Any], users: dict[tuple[str, int], tuple[str | None, str]]
+) -> dict[str, Any]:
     key = str(match.pk)
     game = game_named(match.game)
     line = game.table_line(view)
     players = [dict(seat) for seat in line.seats]
     for index, player in enumerate(players):
-        player["username"] = users.get((key, index))
+        player["username"], player["label"] = users.get((key, index), (None, player["name"]))
     return {
         "match": key,
         "game": match.game,

@@ -22,6 +22,7 @@ from cacho.engine.games import game_for
 from cacho.engine.round_facts import RoundFacts
 from cacho.models import Event, Match, MatchSummary, Seat
 from cacho.services import matches as match_service
+from cacho.services import players
 from cacho.services.bot_play import mark_bots
 from cacho.store import read_stream
 
@@ -62,7 +63,16 @@ def create_table_match(
     """A live match for a table; `seat_names[0]` opens. Users (or None) take their seats.
     `physical`: its scorekeeper enters it (no die rolled, no clock). `members`: per seat,
     the players of a pair or team, in the order they take its turns; `partners`: per seat,
-    the other accounts among them, which play the seat too."""
+    the other accounts among them, which play the seat too.
+
+    An online table seats an account by its player id, never by the entry's name (its
+    events then name no person); a guest keeps its entry's name. A physical table's seats
+    are the names its paper sheet and record file carry (docs/leaving.md)."""
+    if not physical:
+        seat_names = [
+            name if user is None else players.seat_name(user)
+            for name, user in zip(seat_names, users, strict=True)
+        ]
     match = match_service.create_match(
         ruleset,
         list(seat_names),
@@ -78,6 +88,12 @@ def create_table_match(
             match_service.take_seat(match.pk, index, user)
     match_service.add_partners(match.pk, dict(enumerate(partners)))
     return match.pk
+
+
+def player_id(user: Any) -> str:
+    """The account's pseudonymous player id (`p7`): what matches and the tournament log
+    name it by (docs/leaving.md)."""
+    return players.seat_name(user)
 
 
 def time_policies(ruleset: str) -> tuple[str, ...]:
@@ -522,11 +538,16 @@ def create_open_match(
     turn_seconds: int,
     created_by: Any,
 ) -> uuid.UUID:
-    """A casual match for an open table: users (or None) take their seats and bots of
+    """A casual match for an open table, its accounts seated by their player ids: users
+    (or None) take their seats and bots of
     their strengths play the seats in `bots`, all in the caller's transaction (the bots
     must be known before the first commit's work runs). The opener is drawn."""
+    names = [
+        name if user is None else players.seat_name(user)
+        for name, user in zip(seat_names, users, strict=True)
+    ]
     match = match_service.create_match(
-        ruleset, list(seat_names), options=options, turn_seconds=turn_seconds, created_by=created_by
+        ruleset, names, options=options, turn_seconds=turn_seconds, created_by=created_by
     )
     for index, user in enumerate(users):
         if user is not None:
@@ -548,3 +569,31 @@ def has_bots(match_id: Any) -> bool:
 def match_status(match_id: Any) -> str | None:
     """The match's status, `live` or `finished` (None: no such match)."""
     return Match.objects.filter(pk=match_id).values_list("status", flat=True).first()
+
+
+# ---------------------------------------------------------------- leaving
+
+
+def live_matches_of(user: Any) -> list[str]:
+    """The matches still played where the account holds a seat."""
+    rows = Seat.objects.filter(user=user, match__status=Match.STATUS_LIVE).values_list("match_id", flat=True)
+    return [str(match_id) for match_id in rows]
+
+
+def forget_player(user: Any) -> int:
+    """Mark the account's player deleted (`cacho.services.players`): from now on every
+    seat it held shows as "deleted player N", N the number answered. No event changes."""
+    return players.forget(user)
+
+
+def seat_labels(seats: Sequence[Seat]) -> dict[tuple[str, str], str]:
+    """(match id, seat name) -> the name shown for it (`cacho.services.players`)."""
+    return players.labels_by_match(seats)
+
+
+def player_deleted(user: Any) -> bool:
+    return players.forgotten(user)
+
+
+def deleted_player_label(number: int) -> str:
+    return players.deleted_label(number)

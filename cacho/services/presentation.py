@@ -10,21 +10,39 @@ from cacho.chain import micros
 from cacho.engine.games import Game, game_for
 from cacho.engine.viewer import Viewer
 from cacho.models import Match
+from cacho.services import players
 from cacho.services.state_cache import load_state
 from cacho.store import Head, StoredEvent
 
 
 def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:
-    return [
-        {
-            "index": seat.index,
-            "name": seat.name,
-            "player": seat.user.get_username() if seat.user is not None else None,
-            "you": user_id is not None and seat.user_id == user_id,
-            "bot": seat.bot or None,  # a bot's strength: a bot plays this seat
-        }
-        for seat in match.seats.select_related("user").order_by("index")
-    ]
+    """The seats: `name` as the events know it, `label` as the pages show it (resolved
+    outside the chain, `services.players`), `deleted` the number of a deleted player (the
+    pages say "deleted player N" in their own language), `player` the holder's name."""
+    seats = list(match.seats.select_related("user").order_by("index"))
+    shown = players.seat_players(seats)
+    rows = []
+    for seat in seats:
+        player = shown[(str(seat.match_id), seat.name)]
+        label = seat.name if player is None else players.label_of(player)
+        deleted = player is not None and player.deleted_at is not None
+        rows.append(
+            {
+                "index": seat.index,
+                "name": seat.name,
+                "label": label,
+                "deleted": player.pk if player is not None and deleted else None,
+                # a deleted account's seat is shown by its label, never by the row left behind
+                "player": label if deleted else _username(seat),
+                "you": user_id is not None and seat.user_id == user_id,
+                "bot": seat.bot or None,  # a bot's strength: a bot plays this seat
+            }
+        )
+    return rows
+
+
+def _username(seat: Any) -> str | None:
+    return None if seat.user is None else str(seat.user.get_username())
 
 
 def match_json(

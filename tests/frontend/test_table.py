@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from cacho.models import Match
+from cacho.models import Match, Seat
 from cacho.services import matches
 from tests.cacho.helpers import command_id, legal_bidding_move, state_of
 from tests.frontend.conftest import shot
@@ -282,8 +282,9 @@ def test_a_finished_match_shows_its_result_history_and_where_to_go_next(
     page = table_page(f"/matches/{match.pk}/", "ana", viewport)
     page.wait_for_selector("#end-screen[data-loaded='true']")
     winner = state_of(match)
-    name = winner.config.players[winner.winner]
-    assert page.inner_text("#end-winner") == f"Winner: {name}"
+    seat = Seat.objects.get(match=match, name=winner.config.players[winner.winner])
+    assert seat.name.startswith("p")  # seated by the player id; shown by the account's name
+    assert page.inner_text("#end-winner") == f"Winner: {seat.user.username}"
     assert page.get_attribute("#end-tournament", "href") == f"/tournaments/{tournament.pk}/"
     assert page.get_attribute("#end-standings", "href") == f"/tournaments/{tournament.pk}/#t-standings"
     assert page.locator("#end-replay").count() == 1

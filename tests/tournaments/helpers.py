@@ -97,3 +97,20 @@ def play_bidding_match(match_id: Any, rng: random.Random) -> None:
         player, command = legal_bidding_move(state, rng)
         match_service.submit(match_id, player, command, command_id())
     raise AssertionError(f"match {match_id} does not end")
+
+
+def seat_named(match_id: Any, name: str) -> str:
+    """The seat `name` plays in the match: an online tournament table or an open table seats
+    an account by its player id (`p7`), so the seat of the account called `name`, else of
+    the entry called `name` at the match's table, else the seat called `name` itself."""
+    from cacho.models import Seat
+    from tournaments.models import TableSeat
+
+    seat = Seat.objects.filter(match_id=match_id, user__username=name).first()
+    if seat is None:
+        held = TableSeat.objects.filter(
+            table__match_id=match_id, entry__name=name, match_seat__isnull=False
+        ).first()
+        if held is not None:
+            seat = Seat.objects.filter(match_id=match_id, index=held.match_seat).first()
+    return name if seat is None else seat.name

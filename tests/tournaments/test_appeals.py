@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from cacho.services import matches as match_service
 from tests.tournaments.disputes import Club
+from tests.tournaments.helpers import seat_named
 from tournaments.appeals.models import RefereeNote
 from tournaments.models import Dispute, Membership, Round, Table, TournamentEvent
 from tournaments.services import add_member, advance, sweep, update_settings
@@ -27,7 +28,7 @@ _commands = itertools.count(1)
 
 
 def finish(table: Table) -> None:
-    leaver = table.seats.order_by("index").last().entry.name
+    leaver = seat_named(table.match_id, table.seats.order_by("index").last().entry.name)
     match_service.submit(table.match_id, leaver, {"type": "abandon"}, f"appeals-{next(_commands)}")
 
 
@@ -228,7 +229,10 @@ def test_the_rulings_reason_is_beside_the_winner_after_an_award(club: Club) -> N
     table = club.table_of("ana")
     ana = club.client(club.players["ana"])
     dispute = ana.post(f"/api/matches/{table.match_id}/disputes", {"reason": "timeout", "round": 1}).json()
-    names = list(table.seats.order_by("index").values_list("entry__name", flat=True))
+    names = [
+        seat_named(table.match_id, n)
+        for n in table.seats.order_by("index").values_list("entry__name", flat=True)
+    ]
     ruling = {"kind": "award-result", "placements": {names[0]: 1, names[1]: 2}}
     ruled = club.client(club.referee).post(
         f"/api/disputes/{dispute['id']}/rule",

@@ -12,6 +12,7 @@ import pytest
 from cacho.models import Event, Match
 from cacho.services import matches as match_service
 from tests.tournaments.disputes import Club, club_with_organiser
+from tests.tournaments.helpers import seat_named
 from tournaments.models import Dispute, Membership, Round, Table, Tournament, TournamentEvent
 from tournaments.services import add_member
 
@@ -22,7 +23,7 @@ TWO_ROUNDS_1V1 = [{"name": "swiss", "format": "swiss", "params": {"rounds": 2, "
 
 
 def finish(table: Table) -> None:
-    leaver = table.seats.order_by("index").last().entry.name
+    leaver = seat_named(table.match_id, table.seats.order_by("index").last().entry.name)
     match_service.submit(table.match_id, leaver, {"type": "abandon"}, f"disputes-{next(_commands)}")
 
 
@@ -71,9 +72,10 @@ def test_the_club_referee_sees_every_die_and_site_staff_alone_does_not(club: Clu
     as_referee = club.client(club.referee).get(f"/api/matches/{match_id}/events")
     assert as_spectator.status_code == 200 and as_spectator.json() != as_referee.json()
     assert as_spectator.json() == club.client(None).get(f"/api/matches/{match_id}/events").json()
-    as_ana = club.client(club.referee).get(f"/api/matches/{match_id}/events?as=ana")
+    seat = seat_named(match_id, "ana")
+    as_ana = club.client(club.referee).get(f"/api/matches/{match_id}/events?as={seat}")
     assert as_ana.json() == club.client(club.players["ana"]).get(f"/api/matches/{match_id}/events").json()
-    refused = club.client(club.opponent("ana")).get(f"/api/matches/{match_id}/events?as=ana")
+    refused = club.client(club.opponent("ana")).get(f"/api/matches/{match_id}/events?as={seat}")
     assert (refused.status_code, refused.json()["code"]) == (403, "view-not-allowed")
     unknown = club.client(club.referee).get(f"/api/matches/{match_id}/events?as=zoe")
     assert (unknown.status_code, unknown.json()["code"]) == (400, "view-unknown")

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from cacho.models import Player
 from cacho.services import matches as match_service
 from tests.cacho.helpers import command_id, legal_bidding_move, state_of
 from tests.tournaments.disputes import Club as DisputeClub
@@ -140,7 +141,7 @@ def test_an_account_claims_a_guest(make_user: Any) -> None:
     claimed = client(owner).post(f"/api/entries/{guest.pk}/claim", {"username": "lucia"}, format="json")
     assert claimed.status_code == 200 and claimed.json()["user"] == lucia.pk
     assert logged(tournament, log.ENTRY_CLAIMED) == [
-        {"entry": guest.pk, "user": lucia.pk, "username": "lucia"}
+        {"entry": guest.pk, "player": Player.objects.get(user=lucia).public_id}  # never the username
     ]
     again = client(owner).post(f"/api/entries/{guest.pk}/claim", {"username": "lucia"}, format="json")
     assert again.status_code == 400 and again.json()["code"] == "entry-claimed"

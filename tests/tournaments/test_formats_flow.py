@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from cacho.services import matches as match_service
-from tests.tournaments.helpers import play_bidding_match
+from tests.tournaments.helpers import play_bidding_match, seat_named
 from tournaments.competition import stages
 from tournaments.competition.standings import EntryResult, StandingsConfig
 from tournaments.models import StandingRow, Table, Tournament
@@ -162,7 +162,9 @@ def play_match(match_id: Any, rng: random.Random, loser: str | None = None) -> N
     """Random legal moves through the match write path until the match is over; a scripted
     `loser` abandons (leaves the table) instead."""
     if loser is not None:
-        match_service.submit(match_id, loser, {"type": "abandon"}, f"formats-{next(_commands)}")
+        match_service.submit(
+            match_id, seat_named(match_id, loser), {"type": "abandon"}, f"formats-{next(_commands)}"
+        )
     play_bidding_match(match_id, rng)
 
 

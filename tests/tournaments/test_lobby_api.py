@@ -150,7 +150,7 @@ def test_the_lobby(evening: dict[str, Any], make_user: Any) -> None:
     assert [p["name"] for p in tv["players"]] == ["ana", "carla", "dora"]
     assert tv["players"][0]["username"] == "ana" and tv["players"][1]["username"] is None
     assert set(tv["interest"]) == {"score", "closeness", "pressure"}
-    assert set(tv["players"][0]) == {"name", "dice", "out", "username"}  # dice counts, never faces
+    assert set(tv["players"][0]) == {"name", "label", "dice", "out", "username"}  # dice counts, never faces
     assert [t["name"] for t in anonymous["tournaments"]["coming"]] == ["Copa que viene"]
     assert anonymous["tournaments"]["running"] == []
     mine = client_for(evening["ana"]).get("/api/lobby").json()["next"]

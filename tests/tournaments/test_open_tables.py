@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from cacho.engine.games import game_for
 from cacho.engine.viewer import Viewer
-from cacho.models import Event, Match, Seat
+from cacho.models import Event, Match, Player, Seat
 from cacho.services import matches as match_service
 from cacho.services.bot_play import play_bot_turn, play_bots
 from cacho.tasks import bot_turn
@@ -25,6 +25,11 @@ from tournaments.open_tables.models import OpenSeat, OpenTable
 
 # Real commits: the after-commit work (bots scheduled, the match-finished listener) runs.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
+
+
+def pid(user: Any) -> str:
+    """The player id an open table seats the account by."""
+    return Player.objects.get(user=user).public_id
 
 
 def client_for(user: Any) -> APIClient:
@@ -63,7 +68,11 @@ def test_open_sit_and_start_never_alone(make_user: Any) -> None:
     started = client_for(ana).post(f"/api/open-tables/{table['id']}/start").json()
     assert started["status"] == "playing" and started["match"]
     seats = Seat.objects.filter(match_id=started["match"]).order_by("index")
-    assert [(s.name, s.user.username, s.bot) for s in seats] == [("ana", "ana", ""), ("beto", "beto", "")]
+    # seated by their player ids: the match's events name no account
+    assert [(s.name, s.user.username, s.bot) for s in seats] == [
+        (pid(ana), "ana", ""),
+        (pid(beto), "beto", ""),
+    ]
     assert Match.objects.get().turn_seconds == 20
     assert APIClient().get("/api/open-tables").json() == []  # started: off the lobby
 
@@ -150,10 +159,10 @@ def test_bots_fill_seats_play_server_side_and_are_never_rated(make_user: Any, se
     assert [s["bot"] for s in filled["seats"]] == [None, "reasoning", "reasoning"]
     match_id = filled["match"]
     seats = client_for(beto).get(f"/api/matches/{match_id}").json()["seats"]
-    assert [(s["name"], s["bot"]) for s in seats] == [
-        ("beto", None),
-        ("Bot 1", "reasoning"),
-        ("Bot 2", "reasoning"),
+    assert [(s["name"], s["label"], s["bot"]) for s in seats] == [
+        (pid(beto), "beto", None),
+        ("Bot 1", "Bot 1", "reasoning"),
+        ("Bot 2", "Bot 2", "reasoning"),
     ]
 
     game = game_for("dudo")
@@ -164,10 +173,10 @@ def test_bots_fill_seats_play_server_side_and_are_never_rated(make_user: Any, se
         if match.status == Match.STATUS_FINISHED:
             break
         state = match_service.load_state(match, game)
-        assert game.to_act(state) == "beto"
-        payload = game.bot_payload(state, "beto", rng)
+        assert game.to_act(state) == pid(beto)
+        payload = game.bot_payload(state, pid(beto), rng)
         assert payload is not None
-        match_service.submit(match_id, "beto", payload, f"beto-{step}")
+        match_service.submit(match_id, pid(beto), payload, f"beto-{step}")
     assert Match.objects.get(pk=match_id).status == Match.STATUS_FINISHED
     assert OpenTable.objects.get(pk=table["id"]).status == OpenTable.FINISHED
     OpenTable.objects.filter(pk=table["id"]).update(rated=True)  # even so: a bot sat at it
@@ -196,10 +205,13 @@ def test_a_rated_casual_table_feeds_the_ratings_with_its_leaver_last(make_user: 
     sit(beto, table)
     started = sit(caro, table).json()
     match_id = started["match"]
-    out = _play_until_someone_is_out(match_id)
+    names = {pid(u): u.username for u in (ana, beto, caro)}
+    out = names[_play_until_someone_is_out(match_id)]
     still = [name for name in ("ana", "beto", "caro") if name != out]
     leaver, winner = still[0], still[1]
-    match_service.submit(match_id, leaver, {"type": "abandon"}, "leaving")
+    match_service.submit(
+        match_id, pid({"ana": ana, "beto": beto, "caro": caro}[leaver]), {"type": "abandon"}, "leaving"
+    )
     assert Match.objects.get(pk=match_id).status == Match.STATUS_FINISHED
     users = {u.username: u.pk for u in (ana, beto, caro)}
     rated = RatedMatch.objects.get(match_id=match_id)
@@ -229,8 +241,8 @@ def test_the_rematch_opens_the_same_table_with_the_players_invited(make_user: An
     )
     early = client_for(beto).post(f"/api/open-tables/{table['id']}/rematch")
     assert early.status_code == 409 and early.json()["code"] == "table-not-finished"
-    match_service.submit(match_id, "ana", {"type": "abandon"}, "a-out")
-    match_service.submit(match_id, "beto", {"type": "abandon"}, "b-out")
+    match_service.submit(match_id, pid(ana), {"type": "abandon"}, "a-out")
+    match_service.submit(match_id, pid(beto), {"type": "abandon"}, "b-out")
     assert Match.objects.get(pk=match_id).status == Match.STATUS_FINISHED
     assert client_for(caro).post(f"/api/open-tables/{table['id']}/rematch").status_code == 404
 
@@ -295,7 +307,7 @@ def test_bots_move_by_themselves_in_the_serving_process(make_user: Any, settings
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         match = Match.objects.get(pk=match_id)
-        if game.to_act(match_service.load_state(match, game)) == "beto":
+        if game.to_act(match_service.load_state(match, game)) == pid(beto):
             break
         time.sleep(0.05)
     else:

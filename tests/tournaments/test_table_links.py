@@ -9,7 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from cacho.services import matches
-from tests.tournaments.helpers import club_with_organiser
+from tests.tournaments.helpers import club_with_organiser, seat_named
 from tournaments.models import Table
 from tournaments.services import create_tournament, register, start_tournament
 from tournaments.services.standings import standing_rows
@@ -52,7 +52,7 @@ def test_a_finished_table_brings_the_standings_it_changed_with_the_viewers_own_r
         register(tournament.pk, owner, name=name, user=users[name])
     start_tournament(tournament.pk, owner)
     table = Table.objects.get(round__tournament=tournament, seats__entry__name="ana")
-    matches.submit(table.match_id, "ana", {"type": "abandon"}, "links-ana-leaves")
+    matches.submit(table.match_id, seat_named(table.match_id, "ana"), {"type": "abandon"}, "links-ana-leaves")
     last = standing_rows(tournament, 1)[-1]["name"]  # the viewer: whoever stands last now
     client = APIClient()
     client.force_authenticate(users[last])

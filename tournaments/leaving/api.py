@@ -1,18 +1,21 @@
-"""`GET /api/me/export`: the signed-in player's own data (tournaments.leaving.export)."""
+"""`GET /api/me/export`: the signed-in player's own data (tournaments.leaving.export);
+`POST /api/me/delete`: deleting the account (tournaments.leaving.deletion)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import logout
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import permissions
+from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.serializers import ErrorSerializer
-from tournaments.api.views import exception_handler
+from tournaments.api.views import ERRORS, exception_handler
+from tournaments.leaving.deletion import delete_account
 from tournaments.leaving.export import export
 
 
@@ -41,3 +44,37 @@ class MyDataExportView(APIView):
         response = Response(export(request.user))
         response["Content-Disposition"] = 'attachment; filename="cacho-my-data.json"'
         return response
+
+
+class DeleteInput(serializers.Serializer):
+    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+
+
+class DeletedSerializer(serializers.Serializer):
+    deleted_player = serializers.IntegerField(help_text='Shown from now on as "deleted player N".')
+
+
+class MyAccountDeletionView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def get_exception_handler(self) -> Any:
+        return exception_handler
+
+    @extend_schema(
+        operation_id="me_delete",
+        request=DeleteInput,
+        responses={200: DeletedSerializer, **ERRORS, 409: ERRORS[400]},
+        description=(
+            "Delete your account, your password confirmed. Your personal data is erased and "
+            'your seats, entries and ratings are shown as "deleted player N" from then on; no '
+            "match or tournament event changes. Refusals (nothing changed): `password-wrong` "
+            "(403), `account-deleted` (409), `seat-in-play` (409: a table you sit at is still "
+            "played), `entry-in-play` (409: withdraw from the tournament first), `rate-limited` (429)."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = DeleteInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        number = delete_account(request.user, data.validated_data["password"])
+        logout(request._request)
+        return Response({"deleted_player": number})

@@ -1,8 +1,8 @@
-"""Routes of the notices and of a player's data export under /api/."""
+"""Routes of the notices and of a player's leaving (data export, deletion) under /api/."""
 
 from django.urls import path
 
-from tournaments.leaving.api import MyDataExportView
+from tournaments.leaving.api import MyAccountDeletionView, MyDataExportView
 from tournaments.notices import api
 
 urlpatterns = [
@@ -12,4 +12,5 @@ urlpatterns = [
     path("me/push-subscriptions", api.PushSubscriptionsView.as_view(), name="me-push-subscriptions"),
     path("me/hidden-tab", api.HiddenTabView.as_view(), name="me-hidden-tab"),
     path("me/export", MyDataExportView.as_view(), name="me-export"),
+    path("me/delete", MyAccountDeletionView.as_view(), name="me-delete"),
 ]

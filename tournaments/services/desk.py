@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournaments import matches
 from tournaments.competition import seeding
 from tournaments.models import Entry, Membership, Tournament
 from tournaments.services import log, team_members
@@ -177,7 +178,7 @@ def claim_entry(entry_id: int, by: Any, username: str) -> Entry:
         log.record(
             tournament,
             log.ENTRY_CLAIMED,
-            {"entry": entry.pk, "user": user.pk, "username": user.get_username()},
+            {"entry": entry.pk, "player": matches.player_id(user)},  # never the account's name
             log.actor_of(by),
         )
     return entry

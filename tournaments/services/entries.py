@@ -110,13 +110,18 @@ def register(
         EntryMember.objects.bulk_create(EntryMember(entry=entry, name=m, user=u) for m, u in seated)
         payload: dict[str, Any] = {
             "entry": entry.pk,
-            "name": name,
             "members": [m for m, _u in seated],
             "rating": rating,
             "bot": is_bot,
         }
-        if user is None and not is_bot:
-            payload["guest"] = True
+        if user is not None:
+            # An account's entry is named by its player id: its name is a label outside the
+            # log (`Entry.name`), so deleting the account leaves nothing of it in the chain.
+            payload["player"] = matches.player_id(user)
+        else:
+            payload["name"] = name
+            if not is_bot:
+                payload["guest"] = True
         if stage is not None:
             payload.update(_join_late(tournament, stage, entry))
         log.record(tournament, log.REGISTERED, payload, log.actor_of(by))
@@ -314,9 +319,10 @@ def rename_entry(entry_id: int, by: Any, name: str) -> Entry:
             return entry
         previous, entry.name = entry.name, name
         entry.save(update_fields=["name"])
-        log.record(
-            tournament, log.ENTRY_RENAMED, {"entry": entry.pk, "from": previous, "to": name}, log.actor_of(by)
-        )
+        renamed: dict[str, Any] = {"entry": entry.pk}
+        if entry.user_id is None:
+            renamed.update({"from": previous, "to": name})
+        log.record(tournament, log.ENTRY_RENAMED, renamed, log.actor_of(by))
     return entry
 
 

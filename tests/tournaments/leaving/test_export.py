@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cacho.models import DiceSeed, Event
+from cacho.models import DiceSeed, Event, Player
 from tests.tournaments.disputes import Club
 from tests.tournaments.helpers import play_bidding_match
 from tournaments.models import Table
@@ -55,7 +55,11 @@ def test_the_export_holds_the_players_own_data_and_no_hidden_die(club: Club) -> 
     assert {m["match"] for m in data["matches"]} == mine
     for match in data["matches"]:
         as_ana = ana.get(f"/api/matches/{match['match']}/events").json()["events"]
-        assert match["events"] == as_ana and match["seat"] == "ana"
+        # seated by the pseudonymous player id, the account's name outside the chain
+        assert (
+            match["events"] == as_ana
+            and match["seat"] == Player.objects.get(user=club.players["ana"]).public_id
+        )
     assert [e["name"] for e in data["entries"]] == ["ana"]
     assert len(data["ratings"]["current"]) == 1  # the rated tournament's family
     assert {c["match"] for c in data["ratings"]["changes"]} == mine

@@ -19,6 +19,7 @@ from cacho.services import matches as match_service
 from cacho.services.dispatch import DISPATCH
 from tests.accounts.smtp import Mailbox
 from tests.cacho.helpers import bot_move, state_of
+from tests.tournaments.helpers import seat_named
 from tests.tournaments.notices.conftest import Evening
 from tests.tournaments.notices.push_server import PushServer
 from tournaments.models import Table
@@ -136,7 +137,9 @@ def test_a_hidden_tab_hears_its_turn_by_push(evening: Evening, push_server: Push
         == 204
     )
 
-    _until_her_turn(match_id, "ana")  # her own moves put the opponent on turn; theirs, her
+    _until_her_turn(
+        match_id, seat_named(match_id, "ana")
+    )  # her own moves put the opponent on turn; theirs, her
     DISPATCH.drain()
     pushes = push_server.wait(before + 1)
     assert len(pushes) == before + 1
@@ -154,7 +157,7 @@ def test_a_hidden_tab_hears_its_turn_by_push(evening: Evening, push_server: Push
 
     # Shown again: her next turn is not pushed.
     ana.post("/api/me/hidden-tab", {"match": str(match_id), "hidden": False}, format="json")
-    _until_her_turn(match_id, "ana")
+    _until_her_turn(match_id, seat_named(match_id, "ana"))
     DISPATCH.drain()
     assert len(push_server.pushes) == before + 1
 
@@ -162,7 +165,7 @@ def test_a_hidden_tab_hears_its_turn_by_push(evening: Evening, push_server: Push
     off = {"in_app": False, "email": False, "push": False}
     ana.put("/api/me/notice-settings", {"choices": {"your-turn": off}}, format="json")
     ana.post("/api/me/hidden-tab", {"match": str(match_id), "hidden": True}, format="json")
-    _until_her_turn(match_id, "ana")
+    _until_her_turn(match_id, seat_named(match_id, "ana"))
     DISPATCH.drain()
     assert len(push_server.pushes) == before + 1
 

@@ -1,6 +1,6 @@
 // The Alalay table: the traditional scoresheet (three columns of three boxes and the two
 // grandes), the dice of the turn, re-roll by choosing what to keep, turning, hints per box.
-import { L, fmt, h } from "./api.js";
+import { L, fmt, h, seatLabel } from "./api.js";
 import { die } from "./dice.js";
 import { T, eventSentence, faceName } from "./words.js";
 import { presenceMark } from "./bidding.js";
@@ -62,7 +62,7 @@ function sheet(entry, match, ui) {
   const turn = match.state.turn;
   const box = h("section", { class: `sheet${turn && turn.entry === entry.name ? " on-turn" : ""}`,
     "data-sheet": entry.name },
-  h("h3", {}, entry.name, entry.members.length ? ` (${entry.members.join(", ")})` : "",
+  h("h3", {}, seatLabel(entry.name), entry.members.length ? ` (${entry.members.join(", ")})` : "",
     entry.left ? ` — ${L.abandoned}` : "", " ", presenceMark(entry.name, ui),
     turn && turn.entry === entry.name && !match.state.paused
       ? h("span", { class: "clock", "data-clock": entry.name }, T.on_turn) : null));
@@ -162,8 +162,8 @@ export function alalayAnnounce(frame) {
     const who = (d.winners || []).map((w) => fmt(L.winner, { name: w })).join(" ");
     return `${who} ${d.reason ? L.win_reason[d.reason] || d.reason : ""}`.trim();
   }
-  if (frame.t === "box_scored") return `${d.entry}: ${L.boxes[d.box] || d.box} ${d.points} (${d.de_mano ? L.de_mano : L.de_huevo})`;
-  if (frame.t === "box_scratched") return `${d.entry}: ${L.boxes[d.box] || d.box} ✗`;
+  if (frame.t === "box_scored") return `${seatLabel(d.entry)}: ${L.boxes[d.box] || d.box} ${d.points} (${d.de_mano ? L.de_mano : L.de_huevo})`;
+  if (frame.t === "box_scratched") return `${seatLabel(d.entry)}: ${L.boxes[d.box] || d.box} ✗`;
   return "";
 }
 

@@ -1,8 +1,29 @@
 // The public REST API, with the session cookie and the CSRF token of the page.
 export const L = JSON.parse(document.getElementById("labels")?.textContent || "{}");
 
+// The names shown for the seats of the match on the page (`seats[].label`, resolved by the
+// server outside the match's chain): a seat named by a player id (`p7`) reads as its
+// player's name, or "deleted player 7". The events keep the seat names; only text changes.
+const seatLabels = new Map();
+export function setSeatLabels(seats) {
+  seatLabels.clear();
+  for (const seat of seats || []) {
+    seatLabels.set(seat.name, seat.deleted ? fmt(L.deleted_player, { n: seat.deleted }) : seat.label || seat.name);
+  }
+}
+export function seatLabel(name) {
+  return seatLabels.get(name) ?? name;
+}
+export const seatList = (names) => (names || []).map(seatLabel).join(", ");
+
+// The parameters that name a seat in the sentences (a formatted one is shown by its label).
+const SEAT_PARAMS = new Set(["name", "entry", "winner", "player", "starter", "caller", "target", "against", "by"]);
+
 export function fmt(template, params = {}) {
-  return String(template ?? "").replace(/%\((\w+)\)s/g, (_, key) => String(params[key] ?? ""));
+  return String(template ?? "").replace(/%\((\w+)\)s/g, (_, key) => {
+    const value = String(params[key] ?? "");
+    return SEAT_PARAMS.has(key) ? seatLabel(value) : value;
+  });
 }
 
 function csrfToken() {

@@ -1,5 +1,5 @@
 // The live table of a bidding game (Dudo, Cacho): everything drawn from the viewer's state.
-import { L, fmt, h } from "./api.js";
+import { L, fmt, h, seatLabel } from "./api.js";
 import { cup, die } from "./dice.js";
 import { T, bidWords, diceCount } from "./words.js";
 
@@ -34,7 +34,8 @@ function playersView(match, ui) {
       "data-player": p.name });
     li.append(cup(p.dice, { size: 40, label: diceCount(p.dice) }));
     li.append(h("span", { class: "who" },
-      h("span", { class: "name" }, p.name === me ? `${p.name} (${L.you})` : p.name, " ", presenceMark(p.name, ui)),
+      h("span", { class: "name" }, p.name === me ? `${seatLabel(p.name)} (${L.you})` : seatLabel(p.name), " ",
+        presenceMark(p.name, ui)),
       h("span", { class: "count" }, p.out ? L.out : diceCount(p.dice)),
       p.abandoned ? h("span", { class: "tag" }, L.abandoned) : null,
       onTurn ? h("span", { class: "clock", "data-clock": p.name, "aria-label": T.on_turn }, T.on_turn) : null));

@@ -2,7 +2,7 @@
 // as this table's result left them (the leaders and the viewer's own row), and where to go
 // next (the standings, the viewer's next table there, the replay), from
 // `GET /api/matches/<id>/tournament`.
-import { L, api, fmt, h } from "./api.js";
+import { L, api, fmt, h, seatList } from "./api.js";
 import { T } from "./words.js";
 
 // The table's result is recorded just after the match's last commit: the end screen asks
@@ -131,7 +131,7 @@ export class EndScreen {
     const parts = [h("h2", { id: "end-title", tabindex: "-1" }, T.end_title)];
     if (result.winners.length) {
       const ruling = info && info.ruling;
-      parts.push(h("p", { class: "end-winner", id: "end-winner" }, fmt(T.end_winner, { names: result.winners.join(", ") }),
+      parts.push(h("p", { class: "end-winner", id: "end-winner" }, fmt(T.end_winner, { names: seatList(result.winners) }),
         ruling && ruling.reason ? h("span", { class: "end-ruling", id: "end-ruling" }, ` · ${fmt(T.end_ruling, { reason: ruling.reason })}`) : null));
     }
     if (result.reason) parts.push(h("p", { class: "win-reason" }, result.reason));

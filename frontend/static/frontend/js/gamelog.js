@@ -2,7 +2,7 @@
 // match's events (`GET /api/matches/<id>/events?after=0`, then the socket's event frames),
 // one collapsible group each, the latest open. A round's reveal lands in its group: the
 // call in plain words and the dice shown, the ones that counted marked.
-import { L, api, fmt, h } from "./api.js";
+import { L, api, fmt, h, seatLabel } from "./api.js";
 import { die } from "./dice.js";
 import { T, callSentence, eventSentence } from "./words.js";
 import { fromEvent } from "./reveal.js";
@@ -14,7 +14,7 @@ function revealLine(frame) {
   const r = fromEvent(frame.d);
   const counted = new Map(r.counted);
   const hands = r.revealed.map(([name, hand]) => h("span", { class: "log-hand" },
-    h("span", { class: "log-hand-name" }, `${name}:`),
+    h("span", { class: "log-hand-name" }, `${seatLabel(name)}:`),
     hand.map((face, i) => die(face, { size: 20,
       className: (counted.get(name) || []).includes(i) ? "counted" : "" }))));
   return h("li", { class: "log-call", "data-type": frame.t, "data-result": r.result },

@@ -11,7 +11,8 @@ const profile = (username) => `/players/${encodeURIComponent(username)}/`;
 
 export function playerName(player) {
   // A seated user's name links to their page; guests and bots are plain text.
-  return player.username ? h("a", { href: profile(player.username) }, player.name) : h("span", {}, player.name);
+  const shown = player.label || player.name; // a seat named by a player id reads as its player
+  return player.username ? h("a", { href: profile(player.username) }, shown) : h("span", {}, shown);
 }
 
 // What a player holds is the game's trait (`standing`: "dice" or the card's "total"), never

@@ -1,7 +1,7 @@
 // The match page: one socket, the server's view of the match for this viewer, re-drawn on
 // every state; the game log from the match's events; turn, countdown and results announced
 // in aria-live regions ("Your turn!" once, in the turn line, never while paused or after the end).
-import { L, api, fmt, h } from "./api.js";
+import { L, api, fmt, h, setSeatLabels } from "./api.js";
 import { MatchSocket } from "./live.js";
 import { announceEvent, bannerText, renderBidding, turnOf } from "./bidding.js";
 import { alalayAnnounce, alalayTurnOf, noteScored, renderAlalay } from "./alalay.js";
@@ -202,6 +202,7 @@ const socket = new MatchSocket(matchId, {
   },
   state(d) {
     match = d;
+    setSeatLabels(match.seats);
     log.caughtUp(match);
     loadMarks();
     render();

@@ -1,7 +1,7 @@
 // Every match event in plain words ("Ana calls dudo on Beto's bid of 3 × five: there were 2.
 // Beto loses 1 die."), never its type code, and the rule terms an event involves, each with a
 // one-line explanation. The words come from the page's labels (`L.replay_page`), in its language.
-import { L, fmt } from "./api.js";
+import { L, fmt, seatLabel, seatList } from "./api.js";
 import { roundTitle } from "./replays.js";
 import { countedDice, fromEvent } from "./reveal.js";
 
@@ -20,7 +20,7 @@ export function plural(one, many, n) {
 const dice = (n) => plural(R().dice_one, R().dice_many, n);
 const face = (f) => (R().faces || {})[f] || String(f);
 const boxName = (box) => (L.boxes || {})[box] || box;
-const list = (names) => (names || []).join(", ");
+const list = (names) => seatList(names);
 
 /** What a resolution did to the dice: who lost or gained, who is out, who won. */
 function consequences(d) {
@@ -83,11 +83,11 @@ export function words(frame) {
     case "dice_changed": return fmt(w.dice_changed, { ...d, delta: d.delta > 0 ? `+${d.delta}` : d.delta });
     case "time_called": return fmt(w.time_called, { policy: (R().policies || {})[d.policy] || d.policy });
     case "decided_at_time": return fmt(w.decided_at_time,
-      { standing: pairs(d.standing).map(([name, held]) => `${name} ${dice(held)}`).join(", ") });
+      { standing: pairs(d.standing).map(([name, held]) => `${seatLabel(name)} ${dice(held)}`).join(", ") });
     case "players_set_aside": return fmt(w.players_set_aside,
-      { players: pairs(d.players).map(([name, held]) => `${name} (${dice(held)})`).join(", "), starter: d.next_starter });
+      { players: pairs(d.players).map(([name, held]) => `${seatLabel(name)} (${dice(held)})`).join(", "), starter: d.next_starter });
     case "result_awarded": return fmt(w.result_awarded, { reason: d.reason,
-      placements: pairs(d.placements).map(([name, place]) => `${place}. ${name}`).join(", ") });
+      placements: pairs(d.placements).map(([name, place]) => `${place}. ${seatLabel(name)}`).join(", ") });
     default: return w[frame.t] ? fmt(w[frame.t], d) : w.other;
   }
 }

@@ -2,7 +2,7 @@
 // with the dice that counted for the bid marked as in the live reveal). A scrub bar and the
 // move list side by side, grouped by round (Alalay: by turn) with a jump to any of them. The
 // URL keeps the step (`#v=42`, the event's version), so a copied link opens at that moment.
-import { L, api, fmt, h, showError } from "./api.js";
+import { L, api, fmt, h, setSeatLabels, showError } from "./api.js";
 import { detail } from "./steps.js";
 import { term, words } from "./replay-words.js";
 import { markReplays, roundTitle } from "./replays.js";
@@ -161,10 +161,11 @@ async function load() {
     if (!page.events.length || events[events.length - 1].v >= page.version) break;
     after = events[events.length - 1].v;
   }
+  const m = await match;
+  setSeatLabels(m.seats); // before any sentence names a seat
   groups = grouping(markReplays(events));
   buildMoves();
   atTimeMark();
-  const m = await match;
   glossary(m.traits.terms);
   download(m);
   index = fromHash() ?? 0;

@@ -8,7 +8,7 @@
 // resolution event (the revealed dice are public from then on). With prefers-reduced-motion, in
 // a background tab, or when the page is opened after the fact, the final picture is drawn at
 // once. Screen readers hear the call at once and the count and result when the tally ends.
-import { L, fmt, h } from "./api.js";
+import { L, fmt, h, seatLabel } from "./api.js";
 import { cup, die } from "./dice.js";
 import { T, bidWords, callSentence, counted as countedPhrase, diceCount, faceName } from "./words.js";
 
@@ -173,7 +173,7 @@ export class RevealStage {
         return node;
       });
       const li = h("li", { class: "hand", "data-revealed": name },
-        h("span", { class: "name" }, name),
+        h("span", { class: "name" }, seatLabel(name)),
         h("span", { class: "lift" }, h("span", { class: "dice-row" }, dice),
           cup(hand.length, { size: 44, label: diceCount(hand.length) })));
       handOf.set(name, li);

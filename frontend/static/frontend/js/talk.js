@@ -1,7 +1,7 @@
 // Table talk on the match page (docs/table-talk.md): the players' chat and the spectators'
 // chat over the match's own socket (`chat`, `chat-history` frames); mute and report over the
 // API. Every text goes in as text (h() sets textContent): nothing a player types is markup.
-import { L, api, fmt, h } from "./api.js";
+import { L, api, fmt, h, seatLabel } from "./api.js";
 
 const T = L.talk || {};
 const SHOWN = 100; // the newest messages drawn per chat
@@ -146,7 +146,7 @@ export class TableTalk {
         onclick: () => this.mute(m.seat) }, fmt(T.mute, { name: m.seat })));
     }
     return h("li", { class: `talk-message${m.phrase ? " phrase" : ""}`, "data-message": m.id, "data-channel": m.c },
-      h("span", { class: "talk-author" }, m.author), " ",
+      h("span", { class: "talk-author" }, m.seat ? seatLabel(m.seat) : m.author), " ",
       h("span", { class: "talk-text" }, text),
       actions.length ? h("span", { class: "talk-actions" }, ...actions) : null);
   }

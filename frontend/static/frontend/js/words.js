@@ -1,7 +1,7 @@
 // Plain words for what happened at the table: counted phrases in the page's language, bids
 // with the face's name, and one sentence per call or event. Every fact comes from the
 // server's event or view; this module only words it.
-import { L, fmt } from "./api.js";
+import { L, fmt, seatList } from "./api.js";
 
 export const T = L.t || {};
 const RULES = typeof Intl !== "undefined" && Intl.PluralRules
@@ -67,7 +67,7 @@ export function eventSentence(frame, boxName) {
   switch (frame.t) {
     case "match_started": {
       const names = d.players || (d.entries || []).map((e) => (typeof e === "string" ? e : e.name));
-      return fmt(E.match_started, { players: (names || []).join(", ") });
+      return fmt(E.match_started, { players: seatList(names) });
     }
     case "round_started":
       return fmt(E.round_started, { starter: d.starter, n: d.number })

@@ -1,0 +1,88 @@
+"""Players by their pseudonymous id: the seat name a new match gives an account (`p7`),
+and the name shown for a seat, resolved outside the chain (docs/leaving.md).
+
+A seat's events name it by its seat name forever. What the pages show beside it is
+decided here, at read time: the account's name for a seat named by a player id, "deleted
+player 7" once that account is deleted (in old matches too, whose seats carry the name
+they were given), and the seat name itself for every other seat (a label a friendly
+match's creator typed, a guest's entry name, a bot)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from cacho.models import Player, Seat
+
+
+def player_of(user: Any) -> Player:
+    """The account's player row, made the first time the account is seated."""
+    player, _created = Player.objects.get_or_create(user=user)
+    return player
+
+
+def seat_name(user: Any) -> str:
+    """The seat name a new match gives this account: its player id."""
+    return player_of(user).public_id
+
+
+def deleted_label(number: int) -> str:
+    return _("deleted player %(n)d") % {"n": number}
+
+
+def label_of(player: Player) -> str:
+    """What the pages show for a player: the account's name, or "deleted player N"."""
+    if player.deleted_at is not None or player.user is None:
+        return deleted_label(player.pk)
+    return str(player.user.get_username())
+
+
+def seat_labels(seats: Iterable[Seat]) -> dict[str, str]:
+    """Seat name -> the name shown for it, for the seats of one match. Only the seat's own
+    account resolves it: a seat is shown by its player's name when the account holding it
+    is that player (a label a creator typed that merely looks like `p7` stays a label)."""
+    return {name: label for (_match, name), label in labels_by_match(seats).items()}
+
+
+def labels_by_match(seats: Iterable[Seat]) -> dict[tuple[str, str], str]:
+    """(match id, seat name) -> the name shown for it, for seats of any matches (one query)."""
+    return {
+        (match_id, name): name if player is None else label_of(player)
+        for (match_id, name), player in seat_players(seats).items()
+    }
+
+
+def seat_players(seats: Iterable[Seat]) -> dict[tuple[str, str], Player | None]:
+    """(match id, seat name) -> the player the seat is shown as (None: by its own name)."""
+    seats = list(seats)
+    users = {s.user_id for s in seats if s.user_id is not None}
+    players = {p.user_id: p for p in Player.objects.filter(user_id__in=users).select_related("user")}
+    found: dict[tuple[str, str], Player | None] = {}
+    for seat in seats:
+        player = players.get(seat.user_id) if seat.user_id is not None else None
+        shown = player is not None and (player.deleted_at is not None or seat.name == player.public_id)
+        found[(str(seat.match_id), seat.name)] = player if shown else None
+    return found
+
+
+def match_labels(match_id: Any) -> dict[str, str]:
+    """`seat_labels` of one match's seats."""
+    return seat_labels(Seat.objects.filter(match_id=match_id).order_by("index"))
+
+
+def forget(user: Any) -> int:
+    """Mark the account's player deleted (made now if it never sat anywhere, so it has a
+    number to be shown by); answers that number. The caller's transaction."""
+    player = player_of(user)
+    if player.deleted_at is None:
+        player.deleted_at = timezone.now()
+        player.save(update_fields=["deleted_at"])
+    return int(player.pk)
+
+
+def forgotten(user: Any) -> bool:
+    """The account's player is deleted."""
+    return Player.objects.filter(user=user, deleted_at__isnull=False).exists()
