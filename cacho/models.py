@@ -84,6 +84,10 @@ class Seat(models.Model):
     )
     # A bot plays this seat: its strength (one of the game's `bot_strengths`); "" for a person.
     bot = models.CharField(max_length=16, blank=True, default="", db_default="")  # raw inserts omit it
+    # The name pages show for an account's seat, outside the chain, given by whoever made
+    # the match (a tournament entry's name: a team's, or a player's as entered); "": the
+    # account's username. Blanked when the account is deleted (docs/leaving.md).
+    label = models.CharField(max_length=120, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["match", "index"]

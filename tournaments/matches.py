@@ -68,7 +68,10 @@ def create_table_match(
     An online table seats an account by its player id, never by the entry's name (its
     events then name no person); a guest keeps its entry's name. A physical table's seats
     are the names its paper sheet and record file carry (docs/leaving.md)."""
+    labels: dict[int, str] = {}
     if not physical:
+        held = enumerate(zip(seat_names, users, strict=True))
+        labels = {index: name for index, (name, user) in held if user is not None}
         seat_names = [
             name if user is None else players.seat_name(user)
             for name, user in zip(seat_names, users, strict=True)
@@ -87,6 +90,7 @@ def create_table_match(
         if user is not None:
             match_service.take_seat(match.pk, index, user)
     match_service.add_partners(match.pk, dict(enumerate(partners)))
+    players.label_seats(match.pk, labels)  # pages show the entry's name (a team's) beside its id
     return match.pk
 
 

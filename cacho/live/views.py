@@ -16,7 +16,7 @@ from cacho.api.views import CachoView, get_match
 from cacho.live.presence_log import changes_of
 from cacho.live.reads import presence
 from cacho.models import Match
-from cacho.services import matches
+from cacho.services import matches, players
 
 MyMatch = inline_serializer(
     "MyMatch",
@@ -25,6 +25,7 @@ MyMatch = inline_serializer(
         "ruleset": serializers.CharField(),
         "status": serializers.CharField(),
         "seat": serializers.CharField(),
+        "label": serializers.CharField(help_text="The name pages show for the seat (outside the chain)."),
         "to_act": serializers.CharField(allow_blank=True),
         "your_turn": serializers.BooleanField(),
         "deadline": serializers.IntegerField(allow_null=True),
@@ -43,7 +44,9 @@ class MyMatchesView(CachoView):
         rows: list[dict[str, Any]] = []
         seats = matches.seats_of_user(request.user).select_related("match", "match__summary")
         seats = seats.order_by("-match__created_at")
-        for seat in seats[:50]:
+        listed = list(seats[:50])
+        labels = players.labels_by_match(listed)
+        for seat in listed:
             match: Match = seat.match
             summary = getattr(match, "summary", None)
             to_act = summary.to_act if summary is not None else ""
@@ -53,6 +56,7 @@ class MyMatchesView(CachoView):
                     "ruleset": match.ruleset,
                     "status": match.status,
                     "seat": seat.name,
+                    "label": labels.get((str(match.pk), seat.name), seat.name),
                     "to_act": to_act,
                     "your_turn": match.status == Match.STATUS_LIVE and to_act == seat.name,
                     "deadline": match.deadline_ms,

@@ -33,11 +33,18 @@ def deleted_label(number: int) -> str:
     return _("deleted player %(n)d") % {"n": number}
 
 
-def label_of(player: Player) -> str:
-    """What the pages show for a player: the account's name, or "deleted player N"."""
+def label_of(player: Player, given: str = "") -> str:
+    """What the pages show for a player: the label its seat was given (a tournament entry's
+    name) or the account's name, and "deleted player N" once the account is deleted."""
     if player.deleted_at is not None or player.user is None:
         return deleted_label(player.pk)
-    return str(player.user.get_username())
+    return given or str(player.user.get_username())
+
+
+def label_seats(match_id: Any, labels: dict[int, str]) -> None:
+    """Give seats (by index) the names pages show for them, outside the chain."""
+    for index, label in labels.items():
+        Seat.objects.filter(match_id=match_id, index=index).update(label=label[:120])
 
 
 def seat_labels(seats: Iterable[Seat]) -> dict[str, str]:
@@ -49,8 +56,10 @@ def seat_labels(seats: Iterable[Seat]) -> dict[str, str]:
 
 def labels_by_match(seats: Iterable[Seat]) -> dict[tuple[str, str], str]:
     """(match id, seat name) -> the name shown for it, for seats of any matches (one query)."""
+    seats = list(seats)
+    given = {(str(seat.match_id), seat.name): seat.label for seat in seats}
     return {
-        (match_id, name): name if player is None else label_of(player)
+        (match_id, name): name if player is None else label_of(player, given.get((match_id, name), ""))
         for (match_id, name), player in seat_players(seats).items()
     }
 
@@ -80,6 +89,7 @@ def forget(user: Any) -> int:
     if player.deleted_at is None:
         player.deleted_at = timezone.now()
         player.save(update_fields=["deleted_at"])
+    Seat.objects.filter(user=user).exclude(label="").update(label="")  # an entry's name may be theirs
     return int(player.pk)
 
 

@@ -24,7 +24,7 @@ def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:
     rows = []
     for seat in seats:
         player = shown[(str(seat.match_id), seat.name)]
-        label = seat.name if player is None else players.label_of(player)
+        label = seat.name if player is None else players.label_of(player, seat.label)
         deleted = player is not None and player.deleted_at is not None
         rows.append(
             {

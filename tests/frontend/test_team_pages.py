@@ -177,10 +177,10 @@ def test_an_organiser_creates_a_team_tournament_and_a_teammate_throws_from_their
 
     table = Table.objects.get(round__tournament__name="Copa de equipos")
     opener = Seat.objects.get(match_id=table.match_id, index=0)
-    partner = {"Rojos": "beto", "Azules": "dora"}[opener.name]
+    partner = {"Rojos": "beto", "Azules": "dora"}[opener.label]
     assert opener.user.username != partner  # the seat is its first member's
     play = open_page(f"/matches/{table.match_id}/", partner, watch=True)
-    play.wait_for_selector(f"h2:has-text('{opener.name} (')")
+    play.wait_for_selector(f"h2:has-text('{opener.label} (')")
     play.wait_for_selector("#do-throw")
     play.click("#do-throw")
     play.wait_for_selector("[data-score], [data-scratch], #do-reroll")

@@ -123,8 +123,9 @@ def play_table(table: Table, rng: random.Random) -> set[str]:
     seat (the engine's plain bot chooses the move from that account's view). The members
     who sent moves from their own accounts."""
     seats = list(Seat.objects.filter(match_id=table.match_id).order_by("index"))
-    holders = {seat.name: seat.user for seat in seats}
-    table_entry_names = [seat.name for seat in seats]
+    # An account's seat is named by its player id; its label is the team's entry name.
+    holders = {seat.label or seat.name: seat.user for seat in seats}
+    table_entry_names = [seat.label or seat.name for seat in seats]
     accounts = {
         seat.entry.name: {m["name"]: m["user"] for m in seat.members if m["user"] is not None}
         for seat in table.seats.select_related("entry")
@@ -139,7 +140,7 @@ def play_table(table: Table, rng: random.Random) -> set[str]:
         account = accounts[entry].get(turn.member)
         client = client_for(users[account] if account is not None else holders[entry])
         mine = client.get(f"/api/matches/{table.match_id}").json()["state"]
-        assert mine["you"] == entry and mine["turn"]["member"] == turn.member
+        assert mine["you"] == seats[turn.seat].name and mine["turn"]["member"] == turn.member
         payload = bot_payload(mine, rng)
         assert payload is not None, mine
         sent = client.post(
@@ -155,7 +156,8 @@ def play_table(table: Table, rng: random.Random) -> set[str]:
 
 def members_at(table: Table) -> dict[str, list[str]]:
     view = client_for().get(f"/api/matches/{table.match_id}").json()["state"]
-    return {e["name"]: e["members"] for e in view["entries"]}
+    labels = {seat.name: seat.label or seat.name for seat in Seat.objects.filter(match_id=table.match_id)}
+    return {labels[e["name"]]: e["members"] for e in view["entries"]}
 
 
 PLANS = {
@@ -205,7 +207,7 @@ def test_a_tournament_of_pairs_or_teams_is_played_to_the_finish(
     at_table = TableSeat.objects.get(entry=first_team).table
     partner = client_for(get_user_model().objects.get(username="m0-1"))
     listed = partner.get("/api/me/matches").json()
-    assert [(row["id"], row["seat"]) for row in listed] == [(str(at_table.match_id), "Team 0")]
+    assert [(row["id"], row["label"]) for row in listed] == [(str(at_table.match_id), "Team 0")]
 
     substituted = False
     played_by: set[str] = set()

@@ -79,7 +79,7 @@ function turnPanel(match, ui) {
   const mine = ui.canAct(match);
   const legal = turn.legal;
   const panel = h("section", { class: "alalay-turn", id: "alalay-turn" },
-    h("h2", {}, fmt(L.turn_of, { name: turn.member && turn.member !== turn.entry ? `${turn.entry} (${turn.member})` : turn.entry })));
+    h("h2", {}, fmt(L.turn_of, { name: turn.member && turn.member !== turn.entry ? `${seatLabel(turn.entry)} (${turn.member})` : turn.entry })));
   if (!ui.keep || ui.keepFor !== match.version) { ui.keep = new Set(); ui.keepFor = match.version; }
   const row = h("div", { class: "dice-row", id: "turn-dice" });
   const options = new Map((turn.turn_options || []).map((o) => [o.position, o]));

@@ -133,7 +133,7 @@ function controls(match, ui) {
 
 function currentBid(match) {
   const s = match.state;
-  if (s.round && s.round.bid) return `${bidText(s.round.bid)} (${s.round.bid.by})`;
+  if (s.round && s.round.bid) return `${bidText(s.round.bid)} (${seatLabel(s.round.bid.by)})`;
   if (s.round) return L.no_bid;
   return null; // between rounds or after the match: the log and the end screen say what happened
 }
