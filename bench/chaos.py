@@ -35,6 +35,7 @@ import secrets
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 from collections import defaultdict
@@ -48,7 +49,39 @@ sys.path.insert(0, str(ROOT))
 from bench.live import free_port, make_matches, percentile, setup_django  # noqa: E402
 
 APP = "cacho-chaos"  # application_name of the app's PostgreSQL connections
-KINDS = ["web", "worker", "redis-restart", "pg-terminate", "beat", "redis-stop"]
+KINDS = ["web", "worker", "redis-restart", "pg-terminate", "beat", "redis-stop", "pg-restart"]
+# After each kind once alone, two at once, in turn.
+PAIRS = [("web", "redis-restart"), ("worker", "pg-terminate"), ("beat", "redis-stop"), ("web", "pg-restart"),
+         ("worker", "redis-restart")]  # fmt: skip
+
+
+def schedule(count: int) -> list[tuple[str, ...]]:
+    plan: list[tuple[str, ...]] = [(kind,) for kind in KINDS]
+    plan += PAIRS
+    return [plan[number % len(plan)] for number in range(count)]
+
+
+def pg_binary(name: str) -> str:
+    found = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"))
+    return str(found[-1] if found else name)
+
+
+def init_cluster(log_dir: Path) -> Path:
+    """A PostgreSQL cluster of the run's own (the fault restarts its server), owned by
+    `postgres` when the bench runs as root (the server refuses root)."""
+    data = log_dir / "pgdata"
+    subprocess.run(["rm", "-rf", str(data)], check=True)
+    data.mkdir(parents=True)
+    (log_dir / "pgsock").mkdir(exist_ok=True)
+    if os.geteuid() == 0:
+        subprocess.run(["chown", "-R", "postgres:postgres", str(data), str(log_dir / "pgsock")], check=True)
+    subprocess.run([pg_binary("initdb"), "-D", str(data), "-U", "root", "--auth=trust", "-E", "UTF8"],
+                   check=True, capture_output=True, **as_postgres())  # fmt: skip
+    return data
+
+
+def as_postgres() -> dict[str, Any]:
+    return {"user": "postgres", "group": "postgres"} if os.geteuid() == 0 else {}
 
 
 def prepare(database_url: str, redis_url: str) -> dict[str, str]:
@@ -80,12 +113,16 @@ def prepare(database_url: str, redis_url: str) -> dict[str, str]:
 class Cluster:
     """The processes of the run, each started again by name after a fault."""
 
-    def __init__(self, env: dict[str, str], log_dir: Path, webs: int, redis_port: int) -> None:
-        self.env, self.log_dir, self.redis_port = env, log_dir, redis_port
+    def __init__(self, env: dict[str, str], log_dir: Path, webs: int, redis_port: int, pg_port: int) -> None:
+        self.env, self.log_dir, self.redis_port, self.pg_port = env, log_dir, redis_port, pg_port
         self.web_ports = [free_port() for _ in range(webs)]
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
 
     def command(self, name: str) -> list[str]:
+        if name == "postgres":
+            return [pg_binary("postgres"), "-D", str(self.log_dir / "pgdata"), "-p", str(self.pg_port),
+                    "-k", str(self.log_dir / "pgsock"), "-c", "listen_addresses=127.0.0.1",
+                    "-c", "fsync=off", "-c", "max_connections=200"]  # fmt: skip
         if name == "redis":
             return ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1", "--save", "",
                     "--appendonly", "no"]  # fmt: skip
@@ -101,20 +138,37 @@ class Cluster:
 
     def start(self, name: str) -> None:
         log = (self.log_dir / f"{name}.log").open("ab")
-        self.procs[name] = subprocess.Popen(self.command(name), cwd=ROOT, env=self.env, stdout=log,
-                                            stderr=subprocess.STDOUT)  # fmt: skip
+        extra = as_postgres() if name == "postgres" else {}
+        self.procs[name] = subprocess.Popen(self.command(name), cwd=ROOT if not extra else "/", env=self.env,
+                                            stdout=log, stderr=subprocess.STDOUT, **extra)  # fmt: skip
         if name == "redis":
             wait_port(self.redis_port)
+        elif name == "postgres":
+            wait_port(self.pg_port)
+            wait_postgres(self.pg_port)
         elif name.startswith("web"):
             wait_port(self.web_ports[int(name[3:])])
 
-    def kill(self, name: str) -> None:
+    def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
         process = self.procs[name]
         with contextlib.suppress(ProcessLookupError):
-            process.send_signal(signal.SIGKILL)
-        process.wait(timeout=10)
+            process.send_signal(sig)
+        process.wait(timeout=30)
+
+    def pids(self, name: str) -> list[int]:
+        """The process and its children (the worker's pool, uvicorn has none)."""
+        root = self.procs[name].pid
+        found, frontier = [root], [root]
+        while frontier:
+            parent = frontier.pop()
+            with contextlib.suppress(OSError):
+                children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+                found += [int(c) for c in children]
+                frontier += [int(c) for c in children]
+        return found
 
     def stop_all(self) -> None:
+        postgres = self.procs.pop("postgres", None)
         for process in self.procs.values():
             if process.poll() is None:
                 process.terminate()
@@ -123,6 +177,24 @@ class Cluster:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
+        if postgres is not None and postgres.poll() is None:
+            postgres.send_signal(signal.SIGINT)  # a fast shutdown
+            postgres.wait(timeout=30)
+
+
+def wait_postgres(port: int, timeout: float = 60) -> None:
+    """The port answers before the server accepts queries (recovery after a restart)."""
+    import psycopg
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with psycopg.connect(f"postgres://root@127.0.0.1:{port}/postgres", connect_timeout=2):
+                return
+        except psycopg.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
 
 
 def wait_port(port: int, timeout: float = 30) -> None:
@@ -164,6 +236,18 @@ def fault(cluster: Cluster, kind: str, number: int) -> None:
         cluster.start("redis")
     elif kind == "pg-terminate":
         terminate_app_connections(cluster.env["DATABASE_URL"])
+    elif kind == "pg-restart":
+        cluster.kill("postgres", signal.SIGINT)  # a fast shutdown: every connection goes
+        cluster.start("postgres")
+
+
+def faults_at_once(cluster: Cluster, kinds: tuple[str, ...], number: int) -> None:
+    """Two faults at once: each in a thread of its own, both started together."""
+    threads = [threading.Thread(target=fault, args=(cluster, kind, number)) for kind in kinds]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
 
 
 # ---------------------------------------------------------------- clients
@@ -275,58 +359,123 @@ def recovery(faults: list[tuple[str, float]], ledger: Ledger) -> dict[str, list[
     return found
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--matches", type=int, default=12)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--faults", type=int, default=10)
-    parser.add_argument("--gap", type=float, default=8.0, help="seconds between two faults")
-    parser.add_argument("--think", type=float, default=0.15, help="seconds a bot thinks per move")
-    parser.add_argument("--turn-seconds", type=int, default=10)
-    parser.add_argument("--logs", default="/tmp/cacho-chaos")
-    args = parser.parse_args()
-    database_url = os.environ.get("DATABASE_URL")
-    if not database_url:
-        parser.error("DATABASE_URL (PostgreSQL) is required")
-    log_dir = Path(args.logs)
-    log_dir.mkdir(parents=True, exist_ok=True)
-    redis_port = free_port()
-    env = prepare(database_url, f"redis://127.0.0.1:{redis_port}/0")
-    cluster = Cluster(env, log_dir, 2, redis_port)
-    try:
-        for name in ("redis", "web0", "web1", "worker", "beat"):
-            cluster.start(name)
-        setup_django(env)
-        made = make_matches(args.matches, args.players, args.turn_seconds, "chaos")
-        urls = [f"ws://127.0.0.1:{port}" for port in cluster.web_ports]
-        ledger = Ledger()
-        faults: list[tuple[str, float]] = []
-        until = time.monotonic() + args.gap * (args.faults + 1) + 5
+async def steady(
+    urls: list[str],
+    slots: int,
+    players: int,
+    turn_seconds: int,
+    think: float,
+    ledger: Ledger,
+    until: float,
+    made: list[tuple[str, list[str]]],
+) -> None:
+    """Steady play: `slots` tables, each starting a new match as soon as its last one ends."""
 
-        async def scenario() -> None:
-            players = asyncio.create_task(play(urls, made, args.think, ledger, until))
-            for number in range(args.faults):
-                await asyncio.sleep(args.gap)
-                kind = KINDS[number % len(KINDS)]
-                at = time.monotonic()
-                await asyncio.to_thread(fault, cluster, kind, number)
-                faults.append((kind, at))
-                print(f"fault {number + 1}: {kind}", flush=True)
-            await players
+    async def slot(number: int) -> None:
+        game = 0
+        while time.monotonic() < until:
+            match = (await asyncio.to_thread(make_matches, 1, players, turn_seconds, f"soak{number}g{game}"))[
+                0
+            ]
+            made.append(match)
+            match_id, cookies = match
+            seats = [
+                seat(urls, match_id, cookie, number * 1000 + game * 10 + index, think, ledger, until)
+                for index, cookie in enumerate(cookies)
+            ]
+            seats.append(seat(urls, match_id, None, number * 1000 + game * 10 + 9, think, ledger, until))
+            await asyncio.gather(*seats)
+            game += 1
 
-        started = time.monotonic()
-        asyncio.run(scenario())
-        found = check(made, ledger)
-    finally:
-        cluster.stop_all()
-    print(f"\n{len(made)} matches, {len(ledger.acked)} acknowledged moves, {len(faults)} faults, "
-          f"{ledger.reconnects} reconnections, {time.monotonic() - started:.0f} s")  # fmt: skip
-    print("| fault | times | tables | recovery p50 | recovery p99 |\n|---|---|---|---|---|")
-    for kind, values in recovery(faults, ledger).items():
-        times = sum(1 for k, _ in faults if k == kind)
-        print(f"| {kind} | {times} | {len(values)} | {percentile(values, 0.5):.2f} s | "
-              f"{percentile(values, 0.99):.2f} s |")  # fmt: skip
+    await asyncio.gather(*(slot(number) for number in range(slots)))
+
+
+def rss_bytes(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+    return total
+
+
+def sample(cluster: Cluster) -> dict[str, float]:
+    """One minute's figures: RSS per process (with its children), the app's PostgreSQL
+    connections, Redis' used memory."""
+    import psycopg
+    import redis
+
+    names = ("web0", "web1", "worker", "beat")
+    found: dict[str, float] = {name: rss_bytes(cluster.pids(name)) / 2**20 for name in names}
+    parts = urllib.parse.urlsplit(cluster.env["DATABASE_URL"])
+    with psycopg.connect(parts._replace(path="/postgres").geturl(), autocommit=True) as conn:
+        query = "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s"
+        row = conn.execute(query, [APP]).fetchone()
+    found["pg connections"] = float(row[0] if row else 0)
+    found["redis MiB"] = redis.Redis(port=cluster.redis_port).info("memory")["used_memory"] / 2**20
+    return found
+
+
+Samples = list[tuple[float, dict[str, float]]]
+Made = tuple[str, list[str]]  # a match and a session cookie per seat
+
+
+def growth(samples: Samples, settle_minutes: float) -> dict[str, tuple[float, float]]:
+    """Per figure: growth per hour and in per cent, from the first sample after `settle_minutes`
+    to the last (the first minutes fill caches and pools)."""
+    start = samples[0][0]
+    settled = [s for s in samples if s[0] - start >= settle_minutes * 60] or samples
+    (first_at, first), (last_at, last) = settled[0], samples[-1]
+    hours = max(last_at - first_at, 1.0) / 3600
+    return {
+        name: ((last[name] - first[name]) / hours, 100 * (last[name] - first[name]) / max(first[name], 1e-9))
+        for name in first
+    }
+
+
+def soak(cluster: Cluster, urls: list[str], args: argparse.Namespace) -> int:
+    ledger = Ledger()
+    made: list[tuple[str, list[str]]] = []
+    samples: Samples = []
+    until = time.monotonic() + args.minutes * 60
+
+    async def scenario() -> None:
+        players = asyncio.create_task(
+            steady(urls, args.matches, args.players, args.turn_seconds, args.think, ledger, until, made)
+        )
+        while time.monotonic() < until:
+            figures = await asyncio.to_thread(sample, cluster)
+            samples.append((time.monotonic(), figures))
+            load = os.getloadavg()[0]
+            print(
+                f"minute {len(samples) - 1}: "
+                + ", ".join(f"{k} {v:.1f}" for k, v in figures.items())
+                + f", matches {len(made)}, moves {len(ledger.acked)}, load {load:.2f}",
+                flush=True,
+            )
+            await asyncio.sleep(min(60, max(0.0, until - time.monotonic())))
+        samples.append((time.monotonic(), await asyncio.to_thread(sample, cluster)))
+        await players
+
+    asyncio.run(scenario())
+    found = check(made, ledger)
+    print(
+        f"\n{len(made)} matches, {len(ledger.acked)} acknowledged moves, {args.minutes} min, "
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
+    print("| figure | after 5 min | at the end | growth per hour | growth |\n|---|---|---|---|---|")
+    grown = growth(samples, 5)
+    start = samples[0][0]
+    settled = next((s for s in samples if s[0] - start >= 300), samples[0])[1]
+    leaks = []
+    for name, (per_hour, per_cent) in grown.items():
+        end = samples[-1][1][name]
+        print(f"| {name} | {settled[name]:.1f} | {end:.1f} | {per_hour:+.1f} | {per_cent:+.1f} % |")
+        if name != "redis MiB" and per_cent > 10:
+            leaks.append(name)
     failures = {
+        "grew more than 10 % after 5 min": leaks,
         "acknowledged moves lost": found["lost"],
         "chains broken": found["broken"],
         "event counts differ": found["count-differs"],
@@ -335,7 +484,133 @@ def main() -> int:
     }
     for name, items in failures.items():
         print(f"{name}: {len(items)}" + (f" e.g. {items[:3]}" if items else ""))
-    print(json.dumps({"finished": len(ledger.finished), "reconnections by cause": ledger.reasons}))
+    return 1 if any(failures.values()) else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=12)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--faults", type=int, default=12)
+    parser.add_argument("--gap", type=float, default=8.0, help="seconds between two faults")
+    parser.add_argument("--think", type=float, default=0.15, help="seconds a bot thinks per move")
+    parser.add_argument("--turn-seconds", type=int, default=10)
+    parser.add_argument("--minutes", type=float, default=0, help="a soak of this many minutes, no faults")
+    parser.add_argument("--entries", type=int, default=60, help="the Swiss' entries")
+    parser.add_argument("--rounds", type=int, default=4, help="the Swiss' rounds")
+    parser.add_argument("--limit", type=float, default=14, help="minutes the play may last at most")
+    parser.add_argument("--logs", default="/tmp/cacho-chaos")
+    args = parser.parse_args()
+    log_dir = Path(args.logs)
+    log_dir.mkdir(parents=True, exist_ok=True)
+    redis_port, pg_port = free_port(), free_port()
+    init_cluster(log_dir)
+    cluster = Cluster({}, log_dir, 2, redis_port, pg_port)
+    cluster.start("postgres")
+    try:
+        cluster.env = prepare(
+            f"postgres://root@127.0.0.1:{pg_port}/cacho", f"redis://127.0.0.1:{redis_port}/0"
+        )
+        for name in ("redis", "web0", "web1", "worker", "beat"):
+            cluster.start(name)
+        setup_django(cluster.env)
+        urls = [f"ws://127.0.0.1:{port}" for port in cluster.web_ports]
+        if args.minutes:
+            return soak(cluster, urls, args)
+        return chaos(cluster, urls, args)
+    finally:
+        cluster.stop_all()
+
+
+async def tournament_play(
+    urls: list[str],
+    tournament_id: int,
+    cookies: dict[int, str],
+    think: float,
+    ledger: Ledger,
+    until: float,
+    made: list[Made],
+) -> list[int]:
+    """Each round's tables as they are drawn, a bot per seat and a spectator per table, until
+    the tournament is over; returns the table count per round."""
+    from bench.chaos_tournament import round_in_play
+
+    played, number = [], 0
+    while time.monotonic() < until:
+        found = await asyncio.to_thread(round_in_play, tournament_id, number)
+        if found is None:
+            return played
+        if not found[1]:  # the next round is not drawn yet (its draw follows the last commit)
+            await asyncio.sleep(0.2)
+            continue
+        number, tables = found
+        played.append(len(tables))
+        print(f"round {number}: {len(tables)} tables", flush=True)
+        tasks = []
+        for table, (match_id, entries) in enumerate(tables):
+            made.append((match_id, [cookies[e] for e in entries]))
+            seed = number * 1000 + table * 10
+            tasks += [
+                seat(urls, match_id, cookies[e], seed + i, think, ledger, until)
+                for i, e in enumerate(entries)
+            ]
+            tasks.append(seat(urls, match_id, None, seed + 9, think, ledger, until))
+        await asyncio.gather(*tasks)
+    return played
+
+
+def chaos(cluster: Cluster, urls: list[str], args: argparse.Namespace) -> int:
+    from bench.chaos_tournament import check_timers, check_tournament, make_swiss, sizes
+
+    tournament_id, cookies = make_swiss(args.entries, args.rounds, args.turn_seconds, "chaos")
+    made: list[tuple[str, list[str]]] = []
+    ledger = Ledger()
+    faults: list[tuple[str, float]] = []
+    until = time.monotonic() + args.limit * 60
+    rounds: list[int] = []
+
+    async def scenario() -> None:
+        players = asyncio.create_task(
+            tournament_play(urls, tournament_id, cookies, args.think, ledger, until, made)
+        )
+        for number, kinds in enumerate(schedule(args.faults)):
+            await asyncio.sleep(args.gap)
+            if players.done():
+                break
+            at = time.monotonic()
+            await asyncio.to_thread(faults_at_once, cluster, kinds, number)
+            faults.append(("+".join(kinds), at))
+            print(f"fault {number + 1}: {' + '.join(kinds)}", flush=True)
+        rounds.extend(await players)
+
+    started = time.monotonic()
+    asyncio.run(scenario())
+    found = check(made, ledger)
+    held = check_tournament(tournament_id)
+    timers = check_timers([match_id for match_id, _ in made])
+    print(f"\n{args.entries} entries, {len(rounds)} rounds (table sizes {sizes(tournament_id)}), "
+          f"{len(made)} tables, {len(ledger.acked)} acknowledged moves, {len(faults)} faults, "
+          f"{ledger.reconnects} reconnections, {time.monotonic() - started:.0f} s, "
+          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")  # fmt: skip
+    print("| fault | times | tables | recovery p50 | recovery p99 |\n|---|---|---|---|---|")
+    for kind, values in recovery(faults, ledger).items():
+        times = sum(1 for k, _ in faults if k == kind)
+        print(f"| {kind} | {times} | {len(values)} | {percentile(values, 0.5):.2f} s | "
+              f"{percentile(values, 0.99):.2f} s |")  # fmt: skip
+    failures = {
+        "acknowledged moves lost": found["lost"],
+        "chains broken": found["broken"],
+        "event counts differ (an event applied twice or missing)": found["count-differs"],
+        "gaps seen by a socket": ledger.gaps,
+        "events seen twice by a socket": ledger.repeats,
+        "timers fired twice or early": timers,
+        "tournament not over or its log broken": held["tournament"],
+        "tables not finished exactly once": held["tables"],
+        "standings differ from a rebuild": held["standings"],
+    }
+    for name, items in failures.items():
+        print(f"{name}: {len(items)}" + (f" e.g. {items[:3]}" if items else ""))
+    print(json.dumps({"tables finished": len(ledger.finished), "reconnections by cause": ledger.reasons}))
     return 1 if any(failures.values()) else 0
 
 
