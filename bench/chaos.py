@@ -46,6 +46,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.chaos_tournament import Swiss  # noqa: E402
 from bench.live import free_port, make_matches, percentile, setup_django  # noqa: E402
 
 APP = "cacho-chaos"  # application_name of the app's PostgreSQL connections
@@ -374,9 +375,7 @@ async def steady(
     async def slot(number: int) -> None:
         game = 0
         while time.monotonic() < until:
-            match = (await asyncio.to_thread(make_matches, 1, players, turn_seconds, f"soak{number}g{game}"))[
-                0
-            ]
+            match = (await database(make_matches, 1, players, turn_seconds, f"soak{number}g{game}"))[0]
             made.append(match)
             match_id, cookies = match
             seats = [
@@ -498,6 +497,7 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=0, help="a soak of this many minutes, no faults")
     parser.add_argument("--entries", type=int, default=60, help="the Swiss' entries")
     parser.add_argument("--rounds", type=int, default=4, help="the Swiss' rounds")
+    parser.add_argument("--physical", type=int, default=2, help="tables of each round kept by a scorekeeper")
     parser.add_argument("--limit", type=float, default=14, help="minutes the play may last at most")
     parser.add_argument("--logs", default="/tmp/cacho-chaos")
     args = parser.parse_args()
@@ -522,22 +522,41 @@ def main() -> int:
         cluster.stop_all()
 
 
-async def tournament_play(
-    urls: list[str],
-    tournament_id: int,
-    cookies: dict[int, str],
-    think: float,
-    ledger: Ledger,
-    until: float,
-    made: list[Made],
-) -> list[int]:
-    """Each round's tables as they are drawn, a bot per seat and a spectator per table, until
-    the tournament is over; returns the table count per round."""
-    from bench.chaos_tournament import round_in_play
+async def database(function: Any, *args: Any) -> Any:
+    """A call of the bench's own to the database, in a thread, again after a fault took its
+    connection (the faults end the bench's connections too)."""
+    from django.db import connections
+    from django.db.utils import InterfaceError, OperationalError
 
+    def attempt() -> Any:
+        for tries in range(300):
+            try:
+                return function(*args)
+            except (OperationalError, InterfaceError):
+                if tries == 299:
+                    raise
+                for connection in connections.all():
+                    connection.close_if_unusable_or_obsolete()
+                    with contextlib.suppress(Exception):
+                        connection.close()
+                time.sleep(0.2)
+        raise AssertionError("unreachable")
+
+    return await asyncio.to_thread(attempt)
+
+
+async def tournament_play(urls: list[str], swiss: Swiss, physical: int, think: float, ledger: Ledger,
+                          until: float, made: list[Made]) -> list[int]:  # fmt: skip
+    """Each round's tables as they are drawn, a bot per seat and a spectator per table, until
+    the tournament is over; `physical` tables of each round are made physical before their
+    first move and entered by a scorekeeper client. Returns the table count per round."""
+    from bench.chaos_keeper import keep_score
+    from bench.chaos_tournament import make_physical, round_in_play
+
+    bases = [url.replace("ws://", "http://") for url in urls]
     played, number = [], 0
     while time.monotonic() < until:
-        found = await asyncio.to_thread(round_in_play, tournament_id, number)
+        found = await database(round_in_play, swiss.id, number)
         if found is None:
             return played
         if not found[1]:  # the next round is not drawn yet (its draw follows the last commit)
@@ -545,24 +564,35 @@ async def tournament_play(
             continue
         number, tables = found
         played.append(len(tables))
-        print(f"round {number}: {len(tables)} tables", flush=True)
         tasks = []
-        for table, (match_id, entries) in enumerate(tables):
-            made.append((match_id, [cookies[e] for e in entries]))
-            seed = number * 1000 + table * 10
-            tasks += [
-                seat(urls, match_id, cookies[e], seed + i, think, ledger, until)
-                for i, e in enumerate(entries)
-            ]
+        for index, (table_id, match_id, entries) in enumerate(tables):
+            seed = number * 1000 + index * 10
+            moved = await database(make_physical, table_id, swiss.owner) if index < physical else None
+            if moved is not None:
+                players = {e: swiss.cookies[e] for e in entries}
+                keeper = (bases, table_id, moved, swiss.keeper, players, seed, think, ledger.acked, until)
+                tasks.append(asyncio.to_thread(keep_score, *keeper))
+                match_id = moved
+            else:
+                tasks += [seat(urls, match_id, swiss.cookies[e], seed + i, think, ledger, until)
+                          for i, e in enumerate(entries)]  # fmt: skip
+            made.append((match_id, [swiss.cookies[e] for e in entries]))
             tasks.append(seat(urls, match_id, None, seed + 9, think, ledger, until))
-        await asyncio.gather(*tasks)
+        print(f"round {number}: {len(tables)} tables, {min(physical, len(tables))} physical", flush=True)
+        for trouble in await asyncio.gather(*tasks):
+            if isinstance(trouble, dict):
+                for cause, count in trouble.items():
+                    ledger.reasons[f"keeper {cause}"] += count
     return played
 
 
 def chaos(cluster: Cluster, urls: list[str], args: argparse.Namespace) -> int:
+    from django.db import connections
+
     from bench.chaos_tournament import check_timers, check_tournament, make_swiss, sizes
 
-    tournament_id, cookies = make_swiss(args.entries, args.rounds, args.turn_seconds, "chaos")
+    swiss = make_swiss(args.entries, args.rounds, args.turn_seconds, "chaos")
+    tournament_id = swiss.id
     made: list[tuple[str, list[str]]] = []
     ledger = Ledger()
     faults: list[tuple[str, float]] = []
@@ -571,7 +601,7 @@ def chaos(cluster: Cluster, urls: list[str], args: argparse.Namespace) -> int:
 
     async def scenario() -> None:
         players = asyncio.create_task(
-            tournament_play(urls, tournament_id, cookies, args.think, ledger, until, made)
+            tournament_play(urls, swiss, args.physical, args.think, ledger, until, made)
         )
         for number, kinds in enumerate(schedule(args.faults)):
             await asyncio.sleep(args.gap)
@@ -585,6 +615,7 @@ def chaos(cluster: Cluster, urls: list[str], args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     asyncio.run(scenario())
+    connections.close_all()  # the faults may have ended the bench's own
     found = check(made, ledger)
     held = check_tournament(tournament_id)
     timers = check_timers([match_id for match_id, _ in made])

@@ -4,15 +4,31 @@ bots find them, and the checks made once it is over (bench/chaos.py)."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 
-def make_swiss(entries: int, rounds: int, turn_seconds: int, prefix: str) -> tuple[int, dict[int, str]]:
-    """A Swiss of `entries` players at tables of 4 to 6, started; returns the tournament's id
-    and a session cookie per entry."""
+@dataclass
+class Swiss:
+    id: int
+    owner: int  # the organiser's user id
+    cookies: dict[int, str]  # a session cookie per entry
+    keeper: str  # the scorekeeper's session cookie
+
+
+def session(user: object) -> str:
     from django.conf import settings
-    from django.contrib.auth import get_user_model
     from django.test import Client
 
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+
+def make_swiss(entries: int, rounds: int, turn_seconds: int, prefix: str) -> Swiss:
+    """A Swiss of `entries` players at tables of 4 to 6, started, and a scorekeeper of its club."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments.models import Membership
     from tournaments.services import create_club, create_tournament, register, start_tournament
 
     users = get_user_model().objects
@@ -33,18 +49,30 @@ def make_swiss(entries: int, rounds: int, turn_seconds: int, prefix: str) -> tup
     for number in range(entries):
         user = users.create_user(f"{prefix}{number:02d}")
         entry = register(tournament.pk, owner, name=user.username, user=user)
-        client = Client()
-        client.force_login(user)
-        cookies[entry.pk] = (
-            f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
-        )
+        cookies[entry.pk] = session(user)
+    keeper = users.create_user(f"{prefix}-keeper")
+    Membership.objects.create(club=club, user=keeper, role=Membership.SCOREKEEPER)
     start_tournament(tournament.pk, owner)
-    return tournament.pk, cookies
+    return Swiss(tournament.pk, owner.pk, cookies, session(keeper))
 
 
-def round_in_play(tournament_id: int, after: int) -> tuple[int, list[tuple[str, list[int]]]] | None:
-    """The first round numbered above `after` (its number and, per table, the match and the
-    seated entries), or None when the tournament is over without one."""
+def make_physical(table_id: int, owner: int) -> str | None:
+    """The organiser moves a table to a physical one before its first move; its new match
+    (None when play there has begun: it stays online)."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments.services.errors import TournamentError
+    from tournaments.services.physical import make_table_physical
+
+    try:
+        return str(make_table_physical(table_id, get_user_model().objects.get(pk=owner)).match_id)
+    except TournamentError:
+        return None
+
+
+def round_in_play(tournament_id: int, after: int) -> tuple[int, list[tuple[int, str, list[int]]]] | None:
+    """The first round numbered above `after` (its number and, per table, the table, its
+    match and the seated entries), or None when the tournament is over without one."""
     from tournaments.models import Round, Tournament
 
     rnd = Round.objects.filter(tournament_id=tournament_id, number__gt=after).order_by("number").first()
@@ -53,7 +81,7 @@ def round_in_play(tournament_id: int, after: int) -> tuple[int, list[tuple[str, 
             return None
         return (after, [])
     tables = [
-        (str(table.match_id), [seat.entry_id for seat in table.seats.order_by("index")])
+        (table.pk, str(table.match_id), [seat.entry_id for seat in table.seats.order_by("index")])
         for table in rnd.tables.order_by("number")
     ]
     return rnd.number, tables
