@@ -77,9 +77,8 @@ def keep_score(
                 try:
                     call(base, cookie, "POST", f"/api/tables/{table_id}/confirm", {"entry": entry_id})
                 except Answer as exc:  # one who left the table confirms nothing
-                    trouble[f"confirm {exc.body.get('code')}"] = (
-                        trouble.get(f"confirm {exc.body.get('code')}", 0) + 1
-                    )
+                    cause = f"confirm {exc.body.get('code')}: {exc.body.get('message')}"
+                    trouble[cause] = trouble.get(cause, 0) + 1
         except Answer as exc:
             trouble[str(exc.body.get("code"))] = trouble.get(str(exc.body.get("code")), 0) + 1
             attempt += 1
