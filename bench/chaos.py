@@ -1,27 +1,42 @@
-"""Chaos bench: matches played by bots over websockets while the components are killed and
-restarted one at a time, then checked for anything lost (docs/deploy.md, "What survives what").
+"""Chaos bench: a Swiss tournament played by bots over websockets while the components are
+killed and restarted, then checked for anything lost (docs/deploy.md, "What survives what").
 
-    DATABASE_URL=postgres://root@127.0.0.1:5432/cacho .venv/bin/python bench/chaos.py \
-        [--matches 12] [--players 4] [--faults 10] [--gap 8] [--think 0.15]
+    .venv/bin/python bench/chaos.py [--entries 60] [--rounds 4] [--physical 2] [--faults 12]
+        [--gap 8] [--think 0.15] [--turn-seconds 10]
+    .venv/bin/python bench/chaos.py --minutes 30 [--matches 6] [--players 4]   # the soak
 
-Uses the database `<name>_bench_chaos` next to DATABASE_URL's (dropped, created and
-migrated) and a Redis server of its own (it restarts it). Starts two uvicorn processes, a
-Celery worker and beat (as deployed: deploy/Procfile), then plays `--matches` matches of
-`--players` bots (each seat's socket reconnects, to the other web process, when its own
-goes) plus a spectator per match, and every `--gap` seconds does one fault, in turn:
+Runs on servers of its own: a PostgreSQL cluster (initdb in `--logs`, as `postgres` when
+run as root; its server restarts among the faults), Redis on a free port, two uvicorn
+processes, a Celery worker and beat (as deployed: deploy/Procfile). Nothing touches the
+shared servers.
+
+The chaos run: a Swiss of `--entries` players at tables of 4 to 6, each seat a bot on its
+own socket (reconnecting, to the other web process, when its own goes) and a spectator
+per table; `--physical` tables of each round are made physical and entered by a
+scorekeeper client over the HTTP API, their players confirming from their own sessions.
+Every `--gap` seconds one fault, each kind alone first, then two at once:
 
 - `web`: `kill -9` of a web process, started again on its port;
 - `worker`: `kill -9` of the Celery worker (turn timers pending), started again;
 - `beat`: `kill -9` of beat, started again;
 - `redis-restart`: Redis killed and started again empty;
 - `redis-stop`: Redis away 5 s, then back empty;
-- `pg-terminate`: `pg_terminate_backend` on every connection of the app.
+- `pg-terminate`: `pg_terminate_backend` on every connection of the app;
+- `pg-restart`: the PostgreSQL server shut down (fast) and started again.
 
-Then it checks: every match's chain verifies; every command acknowledged ok is in the log
-(the event at its version exists); no socket saw an event twice or a gap (a resync is a
-state frame: allowed); every match has exactly its version's count of events. It prints
-the recovery per fault kind (p50/p99 of fault → the next event at each table still in
-play) and the acknowledged moves lost (must be 0). Exit status 1 when a check fails.
+Then it checks: every match's chain verifies; every command acknowledged (a socket's ok,
+a scorekeeper's 201) is in the log; every match holds exactly its version's count of
+events (none applied twice); no socket saw an event twice or a gap (a resync is a state
+frame: allowed); no turn timer fired twice or early; the tournament is over, its log's
+chain whole, every table finished exactly once; the standings equal a rebuild. It prints
+the recovery per fault (p50/p99 of fault -> the next event at each table in play) and the
+load average. Exit status 1 when a check fails.
+
+The soak (`--minutes`): `--matches` tables of `--players` bots, each starting a new match
+as soon as its last one ends, no faults; each minute the RSS of each web process, the
+worker (with its pool) and beat, the app's PostgreSQL connections and Redis' memory; at
+the end the growth per hour after the first 5 minutes. A figure but Redis' memory grown
+by more than 10 % is a failure (a leak), as is anything the checks above find.
 """
 
 from __future__ import annotations
@@ -501,6 +516,8 @@ def main() -> int:
     parser.add_argument("--limit", type=float, default=14, help="minutes the play may last at most")
     parser.add_argument("--logs", default="/tmp/cacho-chaos")
     args = parser.parse_args()
+    # Stopped early (SIGTERM): its servers stop with it.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     log_dir = Path(args.logs)
     log_dir.mkdir(parents=True, exist_ok=True)
     redis_port, pg_port = free_port(), free_port()
