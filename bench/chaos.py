@@ -64,6 +64,7 @@ sys.path.insert(0, str(ROOT))
 from bench.chaos_tournament import Swiss  # noqa: E402
 from bench.live import free_port, percentile, setup_django  # noqa: E402
 
+SILENCE = 30.0  # seconds without a frame after which a socket is taken as stuck
 APP = "cacho-chaos"  # application_name of the app's PostgreSQL connections
 KINDS = ["web", "worker", "redis-restart", "pg-terminate", "beat", "redis-stop", "pg-restart"]
 # After each kind once alone, two at once, in turn.
@@ -279,15 +280,18 @@ class Ledger:
     repeats: list[str] = field(default_factory=list)
     finished: set[str] = field(default_factory=set)
     reconnects: int = 0
+    stalls: list[str] = field(default_factory=list)
     reasons: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
 
-def watch_frames(ledger: Ledger, match_id: str) -> Any:
+def watch_frames(ledger: Ledger, match_id: str, last: dict[str, Any]) -> Any:
     """A connection's frame check: events follow on from the last version known (a state
-    frame resets it: a resync), never twice, never with a gap."""
-    last = {"v": None}
+    frame resets it: a resync), never twice, never with a gap. `last` has the version and
+    when the last frame came."""
+    last.update(v=None, at=time.monotonic())
 
     def on_frame(frame: dict[str, Any]) -> None:
+        last["at"] = time.monotonic()
         kind, version = frame.get("t"), frame.get("v")
         if kind == "state":
             last["v"] = frame["d"]["version"]
@@ -318,11 +322,25 @@ async def seat(urls: list[str], match_id: str, cookie: str | None, seed: int, th
     while time.monotonic() < until and match_id not in ledger.finished:
         url = urls[attempt % len(urls)] + f"/ws/matches/{match_id}/"
         origin = urls[attempt % len(urls)].replace("ws://", "http://")  # the origin check takes the port
+        last: dict[str, Any] = {}
+        on_frame = watch_frames(ledger, match_id, last)
         bot = Bot(url, headers={"Cookie": cookie} if cookie else {}, origin=origin,
-                  seed=attempt, think_seconds=think, on_frame=watch_frames(ledger, match_id))  # fmt: skip
+                  seed=attempt, think_seconds=think, on_frame=on_frame)  # fmt: skip
+        playing = asyncio.create_task(bot.play(timeout=max(0.1, until - time.monotonic())))
+        while not playing.done():
+            await asyncio.wait({playing}, timeout=SILENCE)
+            if not playing.done() and time.monotonic() - last["at"] > SILENCE:
+                # Every table moves within a turn's time: a socket silent longer missed
+                # something (noted, then the seat reconnects: a state frame catches it up).
+                playing.cancel()
+                version = await database(match_version, match_id)
+                if version != last["v"]:
+                    ledger.stalls.append(
+                        f"{match_id} seat {seed}: saw v{last['v']}, the match is at v{version}"
+                    )
         try:
-            await bot.play(timeout=max(0.1, until - time.monotonic()))
-        except Exception as exc:  # the socket went (a fault): reconnect
+            await playing
+        except (Exception, asyncio.CancelledError) as exc:  # the socket went (a fault): reconnect
             ledger.reasons[type(exc).__name__] += 1
         if bot.report.finished:
             ledger.finished.add(match_id)
@@ -333,6 +351,12 @@ async def seat(urls: list[str], match_id: str, cookie: str | None, seed: int, th
 
 
 # ---------------------------------------------------------------- checks
+
+
+def match_version(match_id: str) -> int:
+    from cacho.models import Match
+
+    return int(Match.objects.values_list("version", flat=True).get(pk=match_id))
 
 
 def check(made: list[tuple[str, list[str]]], ledger: Ledger) -> dict[str, Any]:
@@ -520,6 +544,7 @@ def chaos(cluster: Cluster, urls: list[str], args: argparse.Namespace) -> int:
         "event counts differ (an event applied twice or missing)": found["count-differs"],
         "gaps seen by a socket": ledger.gaps,
         "events seen twice by a socket": ledger.repeats,
+        "sockets left silent behind their match": ledger.stalls,
         "timers fired twice or early": timers,
         "tournament not over or its log broken": held["tournament"],
         "tables not finished exactly once": held["tables"],
