@@ -1,27 +1,42 @@
-"""Chaos bench: matches played by bots over websockets while the components are killed and
-restarted one at a time, then checked for anything lost (docs/deploy.md, "What survives what").
+"""Chaos bench: a Swiss tournament played by bots over websockets while the components are
+killed and restarted, then checked for anything lost (docs/deploy.md, "What survives what").
 
-    DATABASE_URL=postgres://root@127.0.0.1:5432/cacho .venv/bin/python bench/chaos.py \
-        [--matches 12] [--players 4] [--faults 10] [--gap 8] [--think 0.15]
+    .venv/bin/python bench/chaos.py [--entries 60] [--rounds 4] [--physical 2] [--faults 12]
+        [--gap 8] [--think 0.15] [--turn-seconds 10]
+    .venv/bin/python bench/chaos.py --minutes 30 [--matches 6] [--players 4]   # the soak
 
-Uses the database `<name>_bench_chaos` next to DATABASE_URL's (dropped, created and
-migrated) and a Redis server of its own (it restarts it). Starts two uvicorn processes, a
-Celery worker and beat (as deployed: deploy/Procfile), then plays `--matches` matches of
-`--players` bots (each seat's socket reconnects, to the other web process, when its own
-goes) plus a spectator per match, and every `--gap` seconds does one fault, in turn:
+Runs on servers of its own: a PostgreSQL cluster (initdb in `--logs`, as `postgres` when
+run as root; its server restarts among the faults), Redis on a free port, two uvicorn
+processes, a Celery worker and beat (as deployed: deploy/Procfile). Nothing touches the
+shared servers.
+
+The chaos run: a Swiss of `--entries` players at tables of 4 to 6, each seat a bot on its
+own socket (reconnecting, to the other web process, when its own goes) and a spectator
+per table; `--physical` tables of each round are made physical and entered by a
+scorekeeper client over the HTTP API, their players confirming from their own sessions.
+Every `--gap` seconds one fault, each kind alone first, then two at once:
 
 - `web`: `kill -9` of a web process, started again on its port;
 - `worker`: `kill -9` of the Celery worker (turn timers pending), started again;
 - `beat`: `kill -9` of beat, started again;
 - `redis-restart`: Redis killed and started again empty;
 - `redis-stop`: Redis away 5 s, then back empty;
-- `pg-terminate`: `pg_terminate_backend` on every connection of the app.
+- `pg-terminate`: `pg_terminate_backend` on every connection of the app;
+- `pg-restart`: the PostgreSQL server shut down (fast) and started again.
 
-Then it checks: every match's chain verifies; every command acknowledged ok is in the log
-(the event at its version exists); no socket saw an event twice or a gap (a resync is a
-state frame: allowed); every match has exactly its version's count of events. It prints
-the recovery per fault kind (p50/p99 of fault → the next event at each table still in
-play) and the acknowledged moves lost (must be 0). Exit status 1 when a check fails.
+Then it checks: every match's chain verifies; every command acknowledged (a socket's ok,
+a scorekeeper's 201) is in the log; every match holds exactly its version's count of
+events (none applied twice); no socket saw an event twice or a gap (a resync is a state
+frame: allowed); no turn timer fired twice or early; the tournament is over, its log's
+chain whole, every table finished exactly once; the standings equal a rebuild. It prints
+the recovery per fault (p50/p99 of fault -> the next event at each table in play) and the
+load average. Exit status 1 when a check fails.
+
+The soak (`--minutes`): `--matches` tables of `--players` bots, each starting a new match
+as soon as its last one ends, no faults; each minute the RSS of each web process, the
+worker (with its pool) and beat, the app's PostgreSQL connections and Redis' memory; at
+the end the growth per hour after the first 5 minutes. A figure but Redis' memory grown
+by more than 10 % is a failure (a leak), as is anything the checks above find.
 """
 
 from __future__ import annotations
@@ -35,6 +50,7 @@ import secrets
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 from collections import defaultdict
@@ -45,10 +61,44 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.live import free_port, make_matches, percentile, setup_django  # noqa: E402
+from bench.chaos_tournament import Swiss  # noqa: E402
+from bench.live import free_port, percentile, setup_django  # noqa: E402
 
+SILENCE = 30.0  # seconds without a frame after which a socket is taken as stuck
 APP = "cacho-chaos"  # application_name of the app's PostgreSQL connections
-KINDS = ["web", "worker", "redis-restart", "pg-terminate", "beat", "redis-stop"]
+KINDS = ["web", "worker", "redis-restart", "pg-terminate", "beat", "redis-stop", "pg-restart"]
+# After each kind once alone, two at once, in turn.
+PAIRS = [("web", "redis-restart"), ("worker", "pg-terminate"), ("beat", "redis-stop"), ("web", "pg-restart"),
+         ("worker", "redis-restart")]  # fmt: skip
+
+
+def schedule(count: int) -> list[tuple[str, ...]]:
+    plan: list[tuple[str, ...]] = [(kind,) for kind in KINDS]
+    plan += PAIRS
+    return [plan[number % len(plan)] for number in range(count)]
+
+
+def pg_binary(name: str) -> str:
+    found = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"))
+    return str(found[-1] if found else name)
+
+
+def init_cluster(log_dir: Path) -> Path:
+    """A PostgreSQL cluster of the run's own (the fault restarts its server), owned by
+    `postgres` when the bench runs as root (the server refuses root)."""
+    data = log_dir / "pgdata"
+    subprocess.run(["rm", "-rf", str(data)], check=True)
+    data.mkdir(parents=True)
+    (log_dir / "pgsock").mkdir(exist_ok=True)
+    if os.geteuid() == 0:
+        subprocess.run(["chown", "-R", "postgres:postgres", str(data), str(log_dir / "pgsock")], check=True)
+    subprocess.run([pg_binary("initdb"), "-D", str(data), "-U", "root", "--auth=trust", "-E", "UTF8"],
+                   check=True, capture_output=True, **as_postgres())  # fmt: skip
+    return data
+
+
+def as_postgres() -> dict[str, Any]:
+    return {"user": "postgres", "group": "postgres"} if os.geteuid() == 0 else {}
 
 
 def prepare(database_url: str, redis_url: str) -> dict[str, str]:
@@ -80,12 +130,16 @@ def prepare(database_url: str, redis_url: str) -> dict[str, str]:
 class Cluster:
     """The processes of the run, each started again by name after a fault."""
 
-    def __init__(self, env: dict[str, str], log_dir: Path, webs: int, redis_port: int) -> None:
-        self.env, self.log_dir, self.redis_port = env, log_dir, redis_port
+    def __init__(self, env: dict[str, str], log_dir: Path, webs: int, redis_port: int, pg_port: int) -> None:
+        self.env, self.log_dir, self.redis_port, self.pg_port = env, log_dir, redis_port, pg_port
         self.web_ports = [free_port() for _ in range(webs)]
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
 
     def command(self, name: str) -> list[str]:
+        if name == "postgres":
+            return [pg_binary("postgres"), "-D", str(self.log_dir / "pgdata"), "-p", str(self.pg_port),
+                    "-k", str(self.log_dir / "pgsock"), "-c", "listen_addresses=127.0.0.1",
+                    "-c", "fsync=off", "-c", "max_connections=200"]  # fmt: skip
         if name == "redis":
             return ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1", "--save", "",
                     "--appendonly", "no"]  # fmt: skip
@@ -101,20 +155,37 @@ class Cluster:
 
     def start(self, name: str) -> None:
         log = (self.log_dir / f"{name}.log").open("ab")
-        self.procs[name] = subprocess.Popen(self.command(name), cwd=ROOT, env=self.env, stdout=log,
-                                            stderr=subprocess.STDOUT)  # fmt: skip
+        extra = as_postgres() if name == "postgres" else {}
+        self.procs[name] = subprocess.Popen(self.command(name), cwd=ROOT if not extra else "/", env=self.env,
+                                            stdout=log, stderr=subprocess.STDOUT, **extra)  # fmt: skip
         if name == "redis":
             wait_port(self.redis_port)
+        elif name == "postgres":
+            wait_port(self.pg_port)
+            wait_postgres(self.pg_port)
         elif name.startswith("web"):
             wait_port(self.web_ports[int(name[3:])])
 
-    def kill(self, name: str) -> None:
+    def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
         process = self.procs[name]
         with contextlib.suppress(ProcessLookupError):
-            process.send_signal(signal.SIGKILL)
-        process.wait(timeout=10)
+            process.send_signal(sig)
+        process.wait(timeout=30)
+
+    def pids(self, name: str) -> list[int]:
+        """The process and its children (the worker's pool, uvicorn has none)."""
+        root = self.procs[name].pid
+        found, frontier = [root], [root]
+        while frontier:
+            parent = frontier.pop()
+            with contextlib.suppress(OSError):
+                children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+                found += [int(c) for c in children]
+                frontier += [int(c) for c in children]
+        return found
 
     def stop_all(self) -> None:
+        postgres = self.procs.pop("postgres", None)
         for process in self.procs.values():
             if process.poll() is None:
                 process.terminate()
@@ -123,6 +194,24 @@ class Cluster:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
+        if postgres is not None and postgres.poll() is None:
+            postgres.send_signal(signal.SIGINT)  # a fast shutdown
+            postgres.wait(timeout=30)
+
+
+def wait_postgres(port: int, timeout: float = 60) -> None:
+    """The port answers before the server accepts queries (recovery after a restart)."""
+    import psycopg
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with psycopg.connect(f"postgres://root@127.0.0.1:{port}/postgres", connect_timeout=2):
+                return
+        except psycopg.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
 
 
 def wait_port(port: int, timeout: float = 30) -> None:
@@ -164,6 +253,18 @@ def fault(cluster: Cluster, kind: str, number: int) -> None:
         cluster.start("redis")
     elif kind == "pg-terminate":
         terminate_app_connections(cluster.env["DATABASE_URL"])
+    elif kind == "pg-restart":
+        cluster.kill("postgres", signal.SIGINT)  # a fast shutdown: every connection goes
+        cluster.start("postgres")
+
+
+def faults_at_once(cluster: Cluster, kinds: tuple[str, ...], number: int) -> None:
+    """Two faults at once: each in a thread of its own, both started together."""
+    threads = [threading.Thread(target=fault, args=(cluster, kind, number)) for kind in kinds]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
 
 
 # ---------------------------------------------------------------- clients
@@ -179,15 +280,18 @@ class Ledger:
     repeats: list[str] = field(default_factory=list)
     finished: set[str] = field(default_factory=set)
     reconnects: int = 0
+    stalls: list[str] = field(default_factory=list)
     reasons: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
 
-def watch_frames(ledger: Ledger, match_id: str) -> Any:
+def watch_frames(ledger: Ledger, match_id: str, last: dict[str, Any]) -> Any:
     """A connection's frame check: events follow on from the last version known (a state
-    frame resets it: a resync), never twice, never with a gap."""
-    last = {"v": None}
+    frame resets it: a resync), never twice, never with a gap. `last` has the version and
+    when the last frame came."""
+    last.update(v=None, at=time.monotonic())
 
     def on_frame(frame: dict[str, Any]) -> None:
+        last["at"] = time.monotonic()
         kind, version = frame.get("t"), frame.get("v")
         if kind == "state":
             last["v"] = frame["d"]["version"]
@@ -218,11 +322,25 @@ async def seat(urls: list[str], match_id: str, cookie: str | None, seed: int, th
     while time.monotonic() < until and match_id not in ledger.finished:
         url = urls[attempt % len(urls)] + f"/ws/matches/{match_id}/"
         origin = urls[attempt % len(urls)].replace("ws://", "http://")  # the origin check takes the port
+        last: dict[str, Any] = {}
+        on_frame = watch_frames(ledger, match_id, last)
         bot = Bot(url, headers={"Cookie": cookie} if cookie else {}, origin=origin,
-                  seed=attempt, think_seconds=think, on_frame=watch_frames(ledger, match_id))  # fmt: skip
+                  seed=attempt, think_seconds=think, on_frame=on_frame)  # fmt: skip
+        playing = asyncio.create_task(bot.play(timeout=max(0.1, until - time.monotonic())))
+        while not playing.done():
+            await asyncio.wait({playing}, timeout=SILENCE)
+            if not playing.done() and time.monotonic() - last["at"] > SILENCE:
+                # Every table moves within a turn's time: a socket silent longer missed
+                # something (noted, then the seat reconnects: a state frame catches it up).
+                playing.cancel()
+                version = await database(match_version, match_id)
+                if version != last["v"]:
+                    ledger.stalls.append(
+                        f"{match_id} seat {seed}: saw v{last['v']}, the match is at v{version}"
+                    )
         try:
-            await bot.play(timeout=max(0.1, until - time.monotonic()))
-        except Exception as exc:  # the socket went (a fault): reconnect
+            await playing
+        except (Exception, asyncio.CancelledError) as exc:  # the socket went (a fault): reconnect
             ledger.reasons[type(exc).__name__] += 1
         if bot.report.finished:
             ledger.finished.add(match_id)
@@ -232,17 +350,13 @@ async def seat(urls: list[str], match_id: str, cookie: str | None, seed: int, th
         await asyncio.sleep(0.2)
 
 
-async def play(urls: list[str], made: list[tuple[str, list[str]]], think: float, ledger: Ledger,
-               until: float) -> None:  # fmt: skip
-    tasks = []
-    for number, (match_id, cookies) in enumerate(made):
-        for index, cookie in enumerate(cookies):
-            tasks.append(seat(urls, match_id, cookie, number * 10 + index, think, ledger, until))
-        tasks.append(seat(urls, match_id, None, number * 10 + 9, think, ledger, until))
-    await asyncio.gather(*tasks)
-
-
 # ---------------------------------------------------------------- checks
+
+
+def match_version(match_id: str) -> int:
+    from cacho.models import Match
+
+    return int(Match.objects.values_list("version", flat=True).get(pk=match_id))
 
 
 def check(made: list[tuple[str, list[str]]], ledger: Ledger) -> dict[str, Any]:
@@ -275,52 +389,150 @@ def recovery(faults: list[tuple[str, float]], ledger: Ledger) -> dict[str, list[
     return found
 
 
+Made = tuple[str, list[str]]  # a match and a session cookie per seat
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=12)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--faults", type=int, default=10)
+    parser.add_argument("--faults", type=int, default=12)
     parser.add_argument("--gap", type=float, default=8.0, help="seconds between two faults")
     parser.add_argument("--think", type=float, default=0.15, help="seconds a bot thinks per move")
     parser.add_argument("--turn-seconds", type=int, default=10)
+    parser.add_argument("--minutes", type=float, default=0, help="a soak of this many minutes, no faults")
+    parser.add_argument("--entries", type=int, default=60, help="the Swiss' entries")
+    parser.add_argument("--rounds", type=int, default=4, help="the Swiss' rounds")
+    parser.add_argument("--physical", type=int, default=2, help="tables of each round kept by a scorekeeper")
+    parser.add_argument("--limit", type=float, default=14, help="minutes the play may last at most")
     parser.add_argument("--logs", default="/tmp/cacho-chaos")
     args = parser.parse_args()
-    database_url = os.environ.get("DATABASE_URL")
-    if not database_url:
-        parser.error("DATABASE_URL (PostgreSQL) is required")
+    # Stopped early (SIGTERM): its servers stop with it.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     log_dir = Path(args.logs)
     log_dir.mkdir(parents=True, exist_ok=True)
-    redis_port = free_port()
-    env = prepare(database_url, f"redis://127.0.0.1:{redis_port}/0")
-    cluster = Cluster(env, log_dir, 2, redis_port)
+    redis_port, pg_port = free_port(), free_port()
+    init_cluster(log_dir)
+    cluster = Cluster({}, log_dir, 2, redis_port, pg_port)
+    cluster.start("postgres")
     try:
+        cluster.env = prepare(
+            f"postgres://root@127.0.0.1:{pg_port}/cacho", f"redis://127.0.0.1:{redis_port}/0"
+        )
         for name in ("redis", "web0", "web1", "worker", "beat"):
             cluster.start(name)
-        setup_django(env)
-        made = make_matches(args.matches, args.players, args.turn_seconds, "chaos")
+        setup_django(cluster.env)
         urls = [f"ws://127.0.0.1:{port}" for port in cluster.web_ports]
-        ledger = Ledger()
-        faults: list[tuple[str, float]] = []
-        until = time.monotonic() + args.gap * (args.faults + 1) + 5
+        if args.minutes:
+            from bench.chaos_soak import soak
 
-        async def scenario() -> None:
-            players = asyncio.create_task(play(urls, made, args.think, ledger, until))
-            for number in range(args.faults):
-                await asyncio.sleep(args.gap)
-                kind = KINDS[number % len(KINDS)]
-                at = time.monotonic()
-                await asyncio.to_thread(fault, cluster, kind, number)
-                faults.append((kind, at))
-                print(f"fault {number + 1}: {kind}", flush=True)
-            await players
-
-        started = time.monotonic()
-        asyncio.run(scenario())
-        found = check(made, ledger)
+            return soak(cluster, urls, args)
+        return chaos(cluster, urls, args)
     finally:
         cluster.stop_all()
-    print(f"\n{len(made)} matches, {len(ledger.acked)} acknowledged moves, {len(faults)} faults, "
-          f"{ledger.reconnects} reconnections, {time.monotonic() - started:.0f} s")  # fmt: skip
+
+
+async def database(function: Any, *args: Any) -> Any:
+    """A call of the bench's own to the database, in a thread, again after a fault took its
+    connection (the faults end the bench's connections too)."""
+    from django.db import connections
+    from django.db.utils import InterfaceError, OperationalError
+
+    def attempt() -> Any:
+        for tries in range(300):
+            try:
+                return function(*args)
+            except (OperationalError, InterfaceError):
+                if tries == 299:
+                    raise
+                for connection in connections.all():
+                    connection.close_if_unusable_or_obsolete()
+                    with contextlib.suppress(Exception):
+                        connection.close()
+                time.sleep(0.2)
+        raise AssertionError("unreachable")
+
+    return await asyncio.to_thread(attempt)
+
+
+async def tournament_play(urls: list[str], swiss: Swiss, physical: int, think: float, ledger: Ledger,
+                          until: float, made: list[Made]) -> list[int]:  # fmt: skip
+    """Each round's tables as they are drawn, a bot per seat and a spectator per table, until
+    the tournament is over; `physical` tables of each round are made physical before their
+    first move and entered by a scorekeeper client. Returns the table count per round."""
+    from bench.chaos_keeper import keep_score
+    from bench.chaos_tournament import make_physical, round_in_play
+
+    bases = [url.replace("ws://", "http://") for url in urls]
+    played, number = [], 0
+    while time.monotonic() < until:
+        found = await database(round_in_play, swiss.id, number)
+        if found is None:
+            return played
+        if not found[1]:  # the next round is not drawn yet (its draw follows the last commit)
+            await asyncio.sleep(0.2)
+            continue
+        number, tables = found
+        played.append(len(tables))
+        tasks = []
+        for index, (table_id, match_id, entries) in enumerate(tables):
+            seed = number * 1000 + index * 10
+            moved = await database(make_physical, table_id, swiss.owner) if index < physical else None
+            if moved is not None:
+                players = {e: swiss.cookies[e] for e in entries}
+                keeper = (bases, table_id, moved, swiss.keeper, players, seed, think, ledger.acked, until)
+                tasks.append(asyncio.to_thread(keep_score, *keeper))
+                match_id = moved
+            else:
+                tasks += [seat(urls, match_id, swiss.cookies[e], seed + i, think, ledger, until)
+                          for i, e in enumerate(entries)]  # fmt: skip
+            made.append((match_id, [swiss.cookies[e] for e in entries]))
+            tasks.append(seat(urls, match_id, None, seed + 9, think, ledger, until))
+        print(f"round {number}: {len(tables)} tables, {min(physical, len(tables))} physical", flush=True)
+        for trouble in await asyncio.gather(*tasks):
+            if isinstance(trouble, dict):
+                for cause, count in trouble.items():
+                    ledger.reasons[f"keeper {cause}"] += count
+    return played
+
+
+def chaos(cluster: Cluster, urls: list[str], args: argparse.Namespace) -> int:
+    from django.db import connections
+
+    from bench.chaos_tournament import check_timers, check_tournament, make_swiss, sizes
+
+    swiss = make_swiss(args.entries, args.rounds, args.turn_seconds, "chaos")
+    tournament_id = swiss.id
+    made: list[tuple[str, list[str]]] = []
+    ledger = Ledger()
+    faults: list[tuple[str, float]] = []
+    until = time.monotonic() + args.limit * 60
+    rounds: list[int] = []
+
+    async def scenario() -> None:
+        players = asyncio.create_task(
+            tournament_play(urls, swiss, args.physical, args.think, ledger, until, made)
+        )
+        for number, kinds in enumerate(schedule(args.faults)):
+            await asyncio.sleep(args.gap)
+            if players.done():
+                break
+            at = time.monotonic()
+            await asyncio.to_thread(faults_at_once, cluster, kinds, number)
+            faults.append(("+".join(kinds), at))
+            print(f"fault {number + 1}: {' + '.join(kinds)}", flush=True)
+        rounds.extend(await players)
+
+    started = time.monotonic()
+    asyncio.run(scenario())
+    connections.close_all()  # the faults may have ended the bench's own
+    found = check(made, ledger)
+    held = check_tournament(tournament_id)
+    timers = check_timers([match_id for match_id, _ in made])
+    print(f"\n{args.entries} entries, {len(rounds)} rounds (table sizes {sizes(tournament_id)}), "
+          f"{len(made)} tables, {len(ledger.acked)} acknowledged moves, {len(faults)} faults, "
+          f"{ledger.reconnects} reconnections, {time.monotonic() - started:.0f} s, "
+          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")  # fmt: skip
     print("| fault | times | tables | recovery p50 | recovery p99 |\n|---|---|---|---|---|")
     for kind, values in recovery(faults, ledger).items():
         times = sum(1 for k, _ in faults if k == kind)
@@ -329,13 +541,18 @@ def main() -> int:
     failures = {
         "acknowledged moves lost": found["lost"],
         "chains broken": found["broken"],
-        "event counts differ": found["count-differs"],
+        "event counts differ (an event applied twice or missing)": found["count-differs"],
         "gaps seen by a socket": ledger.gaps,
         "events seen twice by a socket": ledger.repeats,
+        "sockets left silent behind their match": ledger.stalls,
+        "timers fired twice or early": timers,
+        "tournament not over or its log broken": held["tournament"],
+        "tables not finished exactly once": held["tables"],
+        "standings differ from a rebuild": held["standings"],
     }
     for name, items in failures.items():
         print(f"{name}: {len(items)}" + (f" e.g. {items[:3]}" if items else ""))
-    print(json.dumps({"finished": len(ledger.finished), "reconnections by cause": ledger.reasons}))
+    print(json.dumps({"tables finished": len(ledger.finished), "reconnections by cause": ledger.reasons}))
     return 1 if any(failures.values()) else 0
 
 

@@ -41,6 +41,13 @@ class LRU(Generic[K, V]):
             if value is not None:
                 self._store(key, value)
 
+    def discard(self, key: K, when: Callable[[V], bool]) -> None:
+        """Drop the entry if `when(entry)`, atomically."""
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None and when(value):
+                del self._items[key]
+
     def clear(self) -> None:
         with self._lock:
             self._items.clear()

@@ -10,6 +10,11 @@ is logged and the worker reconnects. Nothing is lost by it: a Redis that restart
 has no queue to put them back on, a Redis that stayed up still has them in its unacked
 index (redelivered after the visibility timeout), and the beat's deadline sweep plays any
 turn whose timer was lost meanwhile (cacho.tasks.sweep_deadlines).
+
+The same holds for a task that finishes after its channel went with the connection: its
+acknowledgement (late, after the task) raised the same AttributeError and stopped the
+worker. It is logged instead; the message, if Redis still has it, is delivered again and
+the task (idempotent, as every task here) finds its work done.
 """
 
 from __future__ import annotations
@@ -33,6 +38,16 @@ class QoS(redis.QoS):  # type: ignore[misc]
                 exc_info=True,
             )
             self._delivered.clear()
+            return None
+
+    def ack(self, delivery_tag: Any) -> Any:
+        try:
+            return super().ack(delivery_tag)
+        except AttributeError:  # the channel's connection is gone (closed on a lost connection)
+            logger.warning(
+                "broker: a finished task's acknowledgement is lost (the connection is gone)", exc_info=True
+            )
+            self._delivered.pop(delivery_tag, None)
             return None
 
 

@@ -24,6 +24,10 @@ from cacho.services.notices import NOTICE_HEAD
 from cacho.store import Head, read_stream
 
 CACHED_MATCHES = 2048
+# A finished match takes no more moves: only the last few stay, for the sockets still
+# reading them, so a process's cache follows the matches in play and not every match it
+# has served since it started.
+FINISHED_MATCHES = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,12 +43,16 @@ class Cached:
 
 
 class StateCache:
-    def __init__(self, size: int = CACHED_MATCHES) -> None:
+    def __init__(self, size: int = CACHED_MATCHES, finished: int = FINISHED_MATCHES) -> None:
         self._entries: LRU[str, Cached] = LRU(size)
+        self._finished: LRU[str, Cached] = LRU(finished)
 
     def get(self, key: str) -> Cached | None:
         """The entry of the match whose id as text is `key`."""
-        return self._entries.get(key)
+        live, over = self._entries.get(key), self._finished.get(key)
+        if live is None or (over is not None and over.version > live.version):
+            return over
+        return live
 
     def put(self, cached: Cached) -> None:
         """Remember `cached`, unless a newer version of the match is here already."""
@@ -52,10 +60,20 @@ class StateCache:
         def newer(current: Cached | None) -> Cached | None:
             return None if current is not None and current.version > cached.version else cached
 
-        self._entries.update(cached.head.key, newer)
+        def older(current: Cached) -> bool:
+            return current.version <= cached.version
+
+        key = cached.head.key
+        if cached.head.status == Match.STATUS_LIVE:
+            self._entries.update(key, newer)
+            self._finished.discard(key, older)
+        else:
+            self._finished.update(key, newer)
+            self._entries.discard(key, older)
 
     def clear(self) -> None:
         self._entries.clear()
+        self._finished.clear()
 
 
 STATES = StateCache()

@@ -369,3 +369,23 @@ def test_a_withdrawal_leaves_a_physical_table_and_confirms_nothing(make_user: An
     table.refresh_from_db()
     last = max(table.result, key=lambda line: line["placement"])
     assert last["entry"] == caro.pk and table.status == Table.FINISHED
+
+
+def test_a_player_confirms_from_their_own_session_and_is_answered_without_the_sheet(make_user: Any) -> None:
+    night = evening(make_user)
+    table, keeper = night["table"], client(night["keeper"])
+    finished = by_outcome_until_over(keeper, table, spare="Ana")
+    seats = {seat["name"]: seat["entry"] for seat in finished["seats"]}
+    confirm = f"/api/tables/{table.pk}/confirm"
+
+    own = client(night["ana"]).post(confirm, {"entry": seats["Ana"]}, format="json")
+    assert own.status_code == 200, own.content
+    assert own.json() == {"entry": seats["Ana"], "how": "session", "closed": False, "sheet": None}
+    assert [c["entry"] for c in Table.objects.get(pk=table.pk).confirmations] == [seats["Ana"]]
+    # not Ana's to confirm for another (nothing stored)
+    other = client(night["ana"]).post(confirm, {"entry": seats["Beto"], "name": "Beto"}, format="json")
+    assert (other.status_code, other.json()["code"]) == (403, "forbidden")
+    assert len(Table.objects.get(pk=table.pk).confirmations) == 1
+    for name in ("Beto", "Caro"):
+        done = keeper.post(confirm, {"entry": seats[name], "name": name}, format="json").json()
+    assert done["closed"] is True and done["sheet"]["closed"] is True

@@ -113,7 +113,9 @@ class ConfirmView(PhysicalView):
     @extend_schema(request=ConfirmRequest, responses={200: OpenApiTypes.OBJECT, **ERRORS})
     def post(self, request: Request, table_id: str) -> Response:
         """A player confirms the finished sheet on the scorekeeper's device (password, or the
-        name a guest plays under); the last confirmation records the table's result."""
+        name a guest plays under) or from their own session; the last confirmation records
+        the table's result. `sheet` is the keepers' sheet, null for a player (whose
+        confirmation stands: it is not answered with the keepers' 403)."""
         data = _body(request)
         unknown = sorted(set(data) - {"entry", "password", "name"})
         if unknown:
@@ -124,7 +126,7 @@ class ConfirmView(PhysicalView):
         done = physical.confirm(
             table_id, request.user, data.get("entry"), password=data.get("password"), name=data.get("name")
         )
-        return Response({**done, "sheet": physical.sheet(table_id, request.user)})
+        return Response({**done, "sheet": physical.sheet_if_keeper(table_id, request.user)})
 
 
 class ImportView(PhysicalView):

@@ -175,6 +175,12 @@ def enter(
         ) from exc
 
 
+def sheet_if_keeper(table_id: Any, by: Any) -> dict[str, Any] | None:
+    """The sheet for its keepers; None for a player confirming from their own session, who
+    may confirm without seeing the keepers' sheet."""
+    return sheet(table_id, by) if may_keep_score(by, _table(table_id)) else None
+
+
 def check(table_id: Any, by: Any, payload: dict[str, Any]) -> list[dict[str, Any]]:
     """What an entry would do now, judged by the engine without storing it (the screen
     asks as the entry is typed)."""
