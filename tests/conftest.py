@@ -123,11 +123,15 @@ def sqlite_can_empty_its_database(request: pytest.FixtureRequest) -> Iterator[No
         lift_sqlite_triggers()
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The longest tests first, so that under pytest-xdist the workers end together: the
-    test marked `first` (the SQLite run, minutes in a process of its own), then the modules
-    with a `slow` test (servers, browsers, tools in subprocesses), then the rest, each in
-    the order collected. The same order on every worker."""
+    tests marked `first` (the SQLite run's shards, each a process of its own), then the
+    modules with a `slow` test (servers, browsers, tools in subprocesses), then the rest,
+    each in the order collected. The same order on every worker.
+
+    With CACHO_TEST_SHARD=k/n (a shard of the SQLite run, tests/test_foundation/test_sqlite_run.py)
+    only every n-th test from the k-th runs: the parametrised tests of minutes spread over
+    the shards."""
     slow_modules = {item.module for item in items if item.get_closest_marker("slow")}  # type: ignore[attr-defined]
 
     def rank(item: pytest.Item) -> int:
@@ -136,6 +140,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return 1 if getattr(item, "module", None) in slow_modules else 2
 
     items.sort(key=rank)
+    shard = os.environ.get("CACHO_TEST_SHARD")
+    if shard:
+        number, count = (int(part) for part in shard.split("/"))
+        kept = items[number::count]
+        config.hook.pytest_deselected(
+            items=[item for position, item in enumerate(items) if position % count != number]
+        )
+        items[:] = kept
 
 
 @pytest.hookimpl(wrapper=True)

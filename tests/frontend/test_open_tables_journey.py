@@ -25,6 +25,9 @@ pytestmark = [pytest.mark.slow]
 PASSWORD = "a-long-pass-phrase-28"
 PHONE = {"width": 390, "height": 844}
 POLL_MS = 200
+# A move that the table overtook (the round ended, the turn passed) fails within this, not
+# the page's 15 s default: the loop looks again.
+MOVE_MS = 2_000
 
 
 @pytest.fixture(scope="module")
@@ -78,16 +81,21 @@ def _sign_up(page: Any, name: str) -> None:
 
 def _play_on(page: Any) -> bool:
     """One move where this player is on turn: dudo when it may be called, else the least
-    bid. False when the page shows nothing to do."""
+    bid; then the page's next state, so that the next look sees no button of the move just
+    made. False when the page shows nothing to do."""
+    version = page.get_attribute("#match", "data-version")
     if page.locator("#do-dudo:not([disabled])").count():
-        page.click("#do-dudo")
-        return True
-    if page.locator("#do-bid:not([disabled])").count():
+        page.click("#do-dudo", timeout=MOVE_MS)
+    elif page.locator("#do-bid:not([disabled])").count():
         face = page.eval_on_selector("input[name=face]:not([disabled])", "e => e.value")
-        page.check(f"#face-{face}")
-        page.click("#do-bid")
-        return True
-    return False
+        page.check(f"#face-{face}", timeout=MOVE_MS)
+        page.click("#do-bid", timeout=MOVE_MS)
+    else:
+        return False
+    page.wait_for_function(
+        "v => document.querySelector('#match').dataset.version !== v", arg=version, timeout=MOVE_MS
+    )
+    return True
 
 
 def _play_to_the_end(pages: list[Any], limit_seconds: float = 240) -> None:

@@ -1,9 +1,14 @@
-"""The tests marked `sqlite_too` again, on SQLite: a process of its own with neither
-DATABASE_URL nor REDIS_URL (embedded mode, as `make run` stores a club's evening)."""
+"""The tests marked `sqlite_too` again, on SQLite: processes of their own with neither
+DATABASE_URL nor REDIS_URL (embedded mode, as `make run` stores a club's evening).
+
+The run is cut into shards, every n-th test to a shard (CACHO_TEST_SHARD, tests/conftest.py),
+so that pytest-xdist hands them to different workers; each shard collects only the modules
+that mark a test `sqlite_too`."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,13 +19,71 @@ from tests.test_foundation.helpers import ROOT
 
 pytestmark = [pytest.mark.slow, pytest.mark.first, pytest.mark.runs_tests]
 
+# Each shard pays a process, a collection and the SQLite migrations (about ten seconds):
+# enough shards for the workers of a 2- to 4-core machine, no more.
+SHARDS = 4
+
+PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider")
+SERVICES = ("DATABASE_URL", "REDIS_URL")  # embedded mode: neither
+
+
+def marking_modules() -> list[str]:
+    """The test modules that mark a test `sqlite_too` (the marker is spelt in them)."""
+    return sorted(
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if "mark.sqlite_too" in path.read_text(encoding="utf-8")
+    )
+
+
+def test_every_sqlite_too_test_is_in_a_module_the_shards_collect() -> None:
+    """The shards collect only `marking_modules()`: the whole tree holds no other
+    `sqlite_too` test (a marker applied from a conftest would escape them)."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "tests",
+            "-m",
+            "sqlite_too",
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=ROOT,
+        env={
+            k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CACHO_TEST_SHARD")
+        },
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    collected = {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line}
+    assert collected and collected <= set(marking_modules()), collected - set(marking_modules())
+
 
 @pytest.mark.skipif(not os.environ.get("DATABASE_URL"), reason="this is the SQLite run itself")
-def test_the_sqlite_too_tests_pass_on_sqlite(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_the_sqlite_too_tests_pass_on_sqlite(tmp_path: Path, shard: int) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in SERVICES}
     env["CACHO_DATA_DIR"] = str(tmp_path)
+    env["CACHO_TEST_SHARD"] = f"{shard}/{SHARDS}"
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "tests", "-m", "sqlite_too", "-q", "-p", "no:cacheprovider"],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            *marking_modules(),
+            "-m",
+            "sqlite_too",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+        ],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -29,4 +92,5 @@ def test_the_sqlite_too_tests_pass_on_sqlite(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout[-8000:] + done.stderr[-3000:]
-    assert " passed" in done.stdout and " skipped" not in done.stdout.splitlines()[-1], done.stdout[-500:]
+    summary = done.stdout.splitlines()[-1]
+    assert re.search(r"\d+ passed", summary) and " skipped" not in summary, done.stdout[-500:]
