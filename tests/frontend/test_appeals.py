@@ -16,11 +16,13 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from cacho.models import Seat
 from cacho.services import matches
 from tests.cacho.helpers import bot_move, state_of
 from tests.frontend.conftest import shot
 from tests.frontend.test_accessibility import axe_clean
 from tests.live.harness import session_cookie
+from tests.tournaments.helpers import seat_named
 from tournaments import services
 from tournaments.models import Membership, Round, Table, Tournament
 from tournaments.services import disputes
@@ -57,7 +59,7 @@ def _finish_round_one(tournament: Tournament) -> None:
     """Each round-1 table ends (its second seat leaves) and its result is recorded, as the
     worker would record it."""
     for table in Table.objects.filter(round__tournament=tournament, round__number=1):
-        leaver = table.seats.order_by("index").last().entry.name
+        leaver = seat_named(table.match_id, table.seats.order_by("index").last().entry.name)
         matches.submit(table.match_id, leaver, {"type": "abandon"}, f"appeals-e2e-{next(_commands)}")
         services.record_match(table.match_id)
 
@@ -126,10 +128,8 @@ def test_the_review_follows_the_match_live(open_page: Any) -> None:
             break
         player, command = bot_move(state, rng)
         matches.submit(match_id, player, command, f"appeals-review-{step}")
-    filer = state_of(match_id).config.players[0]
-    dispute = disputes.file_dispute(
-        match_id, _user(filer), reason="other", text="Round 1 looked odd", round=1
-    )
+    filer = Seat.objects.get(match_id=match_id, name=state_of(match_id).config.players[0]).user
+    dispute = disputes.file_dispute(match_id, filer, reason="other", text="Round 1 looked odd", round=1)
 
     page = open_page(f"/disputes/{dispute.pk}/", "quique-ref", watch=True)
     page.wait_for_selector("#tm[data-loaded]")

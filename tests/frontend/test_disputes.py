@@ -34,7 +34,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from rest_framework.test import APIClient
 
-from cacho.models import Match
+from cacho.models import Match, Seat
 from cacho.services import matches
 from tests.cacho.helpers import legal_bidding_move, state_of
 from tests.frontend.conftest import shot
@@ -168,6 +168,7 @@ def test_scenario_a_void_round_three_of_a_live_dudo_match(
     state = state_of(match_id)
     filer = state.config.players[state.round.to_act]  # on turn: their actions are live until paused
     other = next(p for p in state.config.players if p != filer)
+    filer_name = Seat.objects.get(match_id=match_id, name=filer).user.username  # seats name player ids
 
     queue = open_page("/disputes/", "rita", watch=True)  # no console error, no failed request
     queue.wait_for_selector("#queue[data-loaded]")
@@ -177,7 +178,7 @@ def test_scenario_a_void_round_three_of_a_live_dudo_match(
     queue.evaluate(WATCH_ROWS)
 
     # ---- the filer, at the table: the form defaults to the round being played
-    player = open_page(f"/matches/{match_id}/", filer)
+    player = open_page(f"/matches/{match_id}/", filer_name)
     player.wait_for_selector("#match[data-version]")
     player.wait_for_selector("#dispute-box:not([hidden])")
     assert "Round 3" in player.inner_text("#table .round-no")
@@ -222,7 +223,7 @@ def test_scenario_a_void_round_three_of_a_live_dudo_match(
     )
     assert latency < 1000, latency
     text = row.inner_text()
-    for part in ("Copa", "Table 1", "round 1", "Round 3", "Misclick", filer):
+    for part in ("Copa", "Table 1", "round 1", "Round 3", "Misclick", filer_name):
         assert part in text, (part, text)
     assert row.locator(f'a[href="/matches/{match_id}/"]').count() == 1
     assert row.locator(f'a[href="/disputes/{dispute_id}/"]').count() == 1

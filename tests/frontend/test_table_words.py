@@ -16,6 +16,7 @@ from cacho.models import Match
 from cacho.services import matches
 from tests.frontend.conftest import shot
 from tests.live.harness import session_cookie
+from tests.tournaments.helpers import seat_named
 from tournaments import services
 from tournaments.models import Table
 
@@ -112,7 +113,7 @@ def test_the_end_screen_shows_the_tournaments_updated_standings(open_page: Any) 
     services.start_tournament(tournament.pk, boss)
     tables = list(Table.objects.filter(round__tournament=tournament).order_by("number"))
     for other in tables[1:]:  # the other tables end first: everyone there has played
-        leaver = other.seats.order_by("index").last().entry.name
+        leaver = seat_named(other.match_id, other.seats.order_by("index").last().entry.name)
         matches.submit(other.match_id, leaver, {"type": "abandon"}, f"words-{next(_ids)}")
     assert services.sweep() == len(tables) - 1
     table = tables[0]
@@ -120,7 +121,9 @@ def test_the_end_screen_shows_the_tournaments_updated_standings(open_page: Any) 
     winner, loser = players
     page = open_page(f"/matches/{table.match_id}/", loser, watch=True, viewport=PHONE)
     page.wait_for_selector("#match[data-version]")
-    matches.submit(table.match_id, loser, {"type": "abandon"}, f"words-{next(_ids)}")
+    matches.submit(
+        table.match_id, seat_named(table.match_id, loser), {"type": "abandon"}, f"words-{next(_ids)}"
+    )
     page.wait_for_selector("#end-screen[data-loaded='true']")  # the result, before its standings
     assert services.sweep() == 1  # the table's result recorded: the end screen asks until it is there
     page.wait_for_selector("#end-screen[data-standings='true']", timeout=20_000)
