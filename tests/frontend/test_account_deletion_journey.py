@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.frontend.conftest import ConsoleWatch, shot
 from tests.frontend.test_accessibility import axe_clean
@@ -77,9 +78,7 @@ def test_a_player_deletes_their_account_and_their_matches_name_them_no_more(
         ):
             page.goto(server.url + path)
             page.wait_for_selector(ready)
-            page.wait_for_function(
-                "(label) => document.body.innerText.includes(label)", arg=f"jugador eliminado {number}"
-            )
+            expect(page.locator("body")).to_contain_text(f"jugador eliminado {number}")
             words = page.inner_text("body").replace(",", " ").replace(".", " ").replace(":", " ").split()
             assert "ana" not in words and seat not in words, path
         shot(page, "account-deleted-table-es")

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.frontend.conftest import ConsoleWatch, shot
 from tests.frontend.test_accessibility import axe_clean
@@ -92,9 +93,7 @@ def _play_on(page: Any) -> bool:
         page.click("#do-bid", timeout=MOVE_MS)
     else:
         return False
-    page.wait_for_function(
-        "v => document.querySelector('#match').dataset.version !== v", arg=version, timeout=MOVE_MS
-    )
+    expect(page.locator("#match")).not_to_have_attribute("data-version", version or "", timeout=MOVE_MS)
     return True
 
 

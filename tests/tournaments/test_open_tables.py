@@ -19,6 +19,7 @@ from cacho.models import Event, Match, Player, Seat
 from cacho.services import matches as match_service
 from cacho.services.bot_play import play_bot_turn, play_bots
 from cacho.tasks import bot_turn
+from tests.tournaments.helpers import seat_named
 from tournaments.models import PlayerRating, RatedMatch
 from tournaments.open_tables import ratings as open_ratings
 from tournaments.open_tables.models import OpenSeat, OpenTable
@@ -327,9 +328,10 @@ def test_a_bot_turn_is_played_once_whoever_runs_it(make_user: Any, settings: Any
     )
     game = game_for("dudo")
     match = Match.objects.get(pk=match_id)
-    if game.to_act(match_service.load_state(match, game)) == "beto":
-        payload = game.bot_payload(match_service.load_state(match, game), "beto", random.Random(1))
-        match_service.submit(match_id, "beto", payload, "first")
+    seat = seat_named(match_id, "beto")  # an account sits by its player id
+    if game.to_act(match_service.load_state(match, game)) == seat:
+        payload = game.bot_payload(match_service.load_state(match, game), seat, random.Random(1))
+        match_service.submit(match_id, seat, payload, "first")
         match.refresh_from_db()
     version = match.version
     assert bot_turn(str(match_id), version) is not None  # the Celery task (run in-process here)

@@ -27,6 +27,7 @@ from tournaments.services import club_log
 from tournaments.services.clubs import roles_of
 from tournaments.services.errors import Forbidden, NotFound, TournamentError
 from tournaments.services.log import actor_of
+from tournaments.services.usernames import user_by_username
 
 ROLES = tuple(code for code, _name in Membership.ROLE_CHOICES)
 ROLE_ORDER = {code: i for i, code in enumerate(ROLES)}
@@ -154,14 +155,6 @@ def grant_role(club_id: int, user: Any, role: str, by: Any) -> Membership:
 
 
 # ---------------------------------------------------------------- finding people
-
-
-def user_by_username(username: Any) -> Any:
-    username = str(username or "").strip()
-    user = get_user_model().objects.filter(username=username).first() if username else None
-    if user is None:
-        raise TournamentError("user-unknown", _("No account has that username."))
-    return user
 
 
 def users_by_email(email: str) -> list[Any]:

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from tournaments import matches
 from tournaments.models import Entry, EntryMember, TableSeat, Tournament
 from tournaments.services.errors import TournamentError
-from tournaments.services.members import user_by_username
+from tournaments.services.usernames import user_by_username
 
 NAME_LENGTH = 64
 
