@@ -97,6 +97,10 @@ def test_the_account_api(committed_db: None, mailbox: Mailbox, make_user: Any) -
     )
     bad = api.patch("/api/me/account", {"language": "fr"}, format="json")
     assert bad.status_code == 400
+    for kind in ("json", "multipart"):  # a misspelt field is refused, not ignored
+        misspelt = api.patch("/api/me/account", {"display_nam": "Elias"}, format=kind)
+        assert (misspelt.status_code, misspelt.json()["code"]) == (400, "unknown-field"), kind
+    assert api.get("/api/me/account").json()["display_name"] == "Eli"
     wrong = api.post(
         "/api/me/account/password", {"current_password": "x", "new_password": NEW}, format="json"
     )

@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 from tournaments.accounts import services
 from tournaments.api.serializers import ErrorSerializer
 from tournaments.api.views import ERRORS, exception_handler
+from tournaments.services import TournamentError
 
 LIMITED = {
     429: OpenApiResponse(ErrorSerializer, description="`rate-limited`: too many of these; nothing done")
@@ -42,6 +43,9 @@ class AccountSerializer(serializers.Serializer):
     language = serializers.ChoiceField(
         choices=["", "es", "en"], required=False, help_text="Of the account's mail; empty: the site's."
     )
+
+
+WRITABLE_ACCOUNT_FIELDS = frozenset({"display_name", "language"})
 
 
 class PasswordChangeInput(serializers.Serializer):
@@ -98,6 +102,9 @@ class MyAccountView(Base):
         description="Change the display name and the language of your mail.",
     )
     def patch(self, request: Request) -> Response:
+        unknown = sorted(set(request.data) - WRITABLE_ACCOUNT_FIELDS)
+        if unknown:  # a misspelt field would otherwise change nothing and answer 200
+            raise TournamentError("unknown-field", _("Unknown field(s): %s") % ", ".join(unknown))
         data = AccountSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         services.set_profile(request.user, **data.validated_data)
