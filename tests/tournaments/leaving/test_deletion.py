@@ -68,6 +68,7 @@ def test_a_deleted_player_leaves_numbers_and_valid_chains_behind(club: Club) -> 
     _finish(club)
     matches = [str(club.table_of("ana", n).match_id) for n in (1, 2)]
     seat = Player.objects.get(user=ana).public_id
+    assert set(Seat.objects.filter(user=ana).values_list("label", flat=True)) == {"ana"}  # her entry's name
     for match_id in matches:  # the chain names ana only by her player id
         payloads = json.dumps(
             list(Event.objects.filter(stream_id=match_id).values_list("payload", flat=True))
@@ -105,6 +106,7 @@ def test_a_deleted_player_leaves_numbers_and_valid_chains_behind(club: Club) -> 
     assert not shell.is_active and not shell.has_usable_password()
     assert not Account.objects.filter(user=shell).exists()
     assert club.tournament.entries.get(user=shell).name == label
+    assert set(Seat.objects.filter(user=shell).values_list("label", flat=True)) == {""}  # erased too
 
     # no match event changed; the tournament log only grew (one `entry-renamed`, by id)
     assert Event.objects.count() == match_events
