@@ -260,7 +260,7 @@ def main() -> int:
     os.environ["CACHO_ENV"] = os.environ.get("BENCH_CACHO_ENV", "production")
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     os.environ.setdefault("ALLOWED_HOSTS", "localhost")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     import django
 
@@ -276,7 +276,7 @@ def main() -> int:
 
         DISPATCH.inline = True
     # The service's modules (the channel layer's backend among them) are loaded before the
-    # clients fork, as a server process loads them at its start (tournaments/asgi.py):
+    # clients fork, as a server process loads them at its start (project/asgi.py):
     # otherwise every client imports them inside its timed run (about 0.4 s of CPU each,
     # 16% of the 4-client run's two cores; the layer's backend alone ~45 ms).
     from cacho.services.startup import load_write_path
@@ -284,7 +284,7 @@ def main() -> int:
     load_write_path()
     import tests.cacho.helpers  # noqa: F401
 
-    # And, as the deployed server process does after start-up (tournaments/asgi.py), what
+    # And, as the deployed server process does after start-up (project/asgi.py), what
     # start-up made is left out of the collector's scans (the raw clients fork from here too).
     gc.freeze()
 

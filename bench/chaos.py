@@ -145,12 +145,12 @@ class Cluster:
                     "--appendonly", "no"]  # fmt: skip
         if name.startswith("web"):
             port = self.web_ports[int(name[3:])]
-            return [sys.executable, "-m", "uvicorn", "tournaments.asgi:application", "--port", str(port),
+            return [sys.executable, "-m", "uvicorn", "project.asgi:application", "--port", str(port),
                     "--lifespan", "off", "--log-level", "warning",
                     "--ws-per-message-deflate", "false"]  # fmt: skip
         if name == "worker":
-            return [sys.executable, "-m", "celery", "-A", "tournaments", "worker", "-c", "2", "-l", "info"]
-        return [sys.executable, "-m", "celery", "-A", "tournaments", "beat", "-l", "info", "-s",
+            return [sys.executable, "-m", "celery", "-A", "project", "worker", "-c", "2", "-l", "info"]
+        return [sys.executable, "-m", "celery", "-A", "project", "beat", "-l", "info", "-s",
                 str(self.log_dir / "beat.db")]  # fmt: skip
 
     def start(self, name: str) -> None:

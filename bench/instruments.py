@@ -1,7 +1,7 @@
 """What the metrics cost the write path: the instruments one command touches
-(`cacho.metrics.command` once, `cacho.metrics.appended` once per append), timed alone, in
-a process of their own, in prometheus-client's two modes: values in the process (embedded)
-and memory-mapped files (`PROMETHEUS_MULTIPROC_DIR`, production).
+(`cacho.observability.metrics.command` once, `cacho.observability.metrics.appended` once
+per append), timed alone, in a process of their own, in prometheus-client's two modes:
+values in the process (embedded) and memory-mapped files (`PROMETHEUS_MULTIPROC_DIR`, production).
 
     .venv/bin/python bench/instruments.py [--calls 200000] [--rounds 5]
 
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHILD = """
 import sys, time
 sys.path.insert(0, sys.argv[3])
-from cacho import metrics
+from cacho.observability import metrics
 calls, rounds = int(sys.argv[1]), int(sys.argv[2])
 out = []
 for _ in range(rounds):

@@ -134,7 +134,7 @@ def prepare(database_url: str, redis_url: str) -> dict[str, str]:
 def setup_django(env: dict[str, str]) -> None:
     os.environ.update(
         {key: env[key] for key in ("DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "CACHO_ENV", "SECRET_KEY")},
-        DJANGO_SETTINGS_MODULE="tournaments.settings",
+        DJANGO_SETTINGS_MODULE="project.settings",
         SECURE_SSL_REDIRECT="0",
     )
     import django
@@ -221,7 +221,7 @@ def processes(env: dict[str, str], servers: int, log_dir: Path) -> Any:
                         sys.executable,
                         "-m",
                         "uvicorn",
-                        "tournaments.asgi:application",
+                        "project.asgi:application",
                         "--port",
                         str(port),
                         "--lifespan",
@@ -248,7 +248,7 @@ def processes(env: dict[str, str], servers: int, log_dir: Path) -> Any:
                     "-m",
                     "celery",
                     "-A",
-                    "tournaments",
+                    "project",
                     "worker",
                     "-B",
                     "-c",

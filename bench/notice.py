@@ -97,7 +97,7 @@ def main() -> int:
         return 2
     print(f"{args.sends} sends of each kind, channels-redis on {url}")
     print("\n".join(asyncio.run(run(url, args.sends))))
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tournaments.settings"}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "project.settings"}
     loads = [
         subprocess.run(
             [sys.executable, "-c", LOAD], cwd=ROOT, env=env, capture_output=True, text=True, check=True

@@ -1,6 +1,6 @@
 """What one statement costs the client's CPU: the same small statement (a point read of a
 match row, the shape of the store's own) sent through a psycopg cursor and through
-`cacho.prepared.execute` (prepared once per connection, sent with libpq's exec_prepared).
+`cacho.database.prepared.execute` (prepared once per connection, sent with libpq's exec_prepared).
 
     DATABASE_URL=postgres://root@127.0.0.1:5432/cacho .venv/bin/python bench/prepared.py [--calls 2000]
 
@@ -18,7 +18,7 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 
 SQL = "SELECT version, last_hash, status FROM cacho_match WHERE id = $1::uuid"
 
@@ -42,7 +42,7 @@ def main() -> int:
     django.setup()
     from django.db import connection
 
-    from cacho import prepared
+    from cacho.database import prepared
 
     key = str(uuid.uuid4())
     connection.ensure_connection()
@@ -59,7 +59,7 @@ def main() -> int:
     for call in (by_cursor, by_prepared):  # warm: the statement prepared, the code paths loaded
         _timed(call, 100)
     print(f"{args.calls} calls each, PostgreSQL via psycopg {__import__('psycopg').__version__}")
-    for label, call in (("psycopg cursor", by_cursor), ("cacho.prepared.execute", by_prepared)):
+    for label, call in (("psycopg cursor", by_cursor), ("cacho.database.prepared.execute", by_prepared)):
         cpu, wall = _timed(call, args.calls)
         print(f"{label}: {cpu * 1e6:.0f} µs CPU, {wall * 1e6:.0f} µs wall per call")
     return 0

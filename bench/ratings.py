@@ -68,7 +68,7 @@ def setup_django(base: str) -> None:
     os.environ["CACHO_ENV"] = "production"  # DEBUG off: no query log
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     os.environ.setdefault("ALLOWED_HOSTS", "localhost")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     import django
 

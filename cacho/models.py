@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from cacho.log_order import CurrentTransactionId
+from cacho.database.log_order import CurrentTransactionId
 
 
 class Match(models.Model):
@@ -139,7 +139,7 @@ class Event(models.Model):
     hash = models.CharField(max_length=64)
     # The id of the transaction that wrote the event (PostgreSQL; 0 on SQLite and for the
     # events stored before it was kept): the global order is (txid, position), read up to
-    # the oldest transaction still running (cacho.log_order).
+    # the oldest transaction still running (cacho.database.log_order).
     txid = models.BigIntegerField(db_default=CurrentTransactionId(), editable=False)
 
     class Meta:
@@ -195,7 +195,7 @@ class LiveTable(models.Model):
 
 
 class Snapshot(models.Model):
-    """A match's engine state at a version (cacho.snapshots): a cold process loads the
+    """A match's engine state at a version (cacho.eventlog.snapshots): a cold process loads the
     newest one and replays only the events after it. A cache, never the truth: one written
     by other engine code (`engine` fingerprint) is ignored, and any can be deleted."""
 

@@ -1,4 +1,4 @@
-"""Websocket routes of the match server, mounted by `tournaments.asgi`."""
+"""Websocket routes of the match server, mounted by `project.asgi`."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from celery import shared_task
 
-from cacho.clock import now_ms
+from cacho.process.clock import now_ms
 from cacho.services import deadlines
 from cacho.services.bot_play import play_bot_turn
 from cacho.services.matches import expire_turn as expire

@@ -252,14 +252,14 @@ def running(
             _start(
                 topology,
                 "worker",
-                [sys.executable, "-m", "celery", "-A", "tournaments", "worker", "--loglevel", "INFO",
+                [sys.executable, "-m", "celery", "-A", "project", "worker", "--loglevel", "INFO",
                  "--concurrency", "2", "--prefetch-multiplier", "1", "-n", f"topology-{port}@%h"],
             )  # fmt: skip
         if beat:
             _start(
                 topology,
                 "beat",
-                [sys.executable, "-m", "celery", "-A", "tournaments", "beat", "--loglevel", "INFO",
+                [sys.executable, "-m", "celery", "-A", "project", "beat", "--loglevel", "INFO",
                  "--schedule", str(run_dir / "celerybeat-schedule")],
             )  # fmt: skip
         if collectstatic:
@@ -269,7 +269,7 @@ def running(
                 topology,
                 f"web-{number}",
                 [
-                    sys.executable, "-m", "uvicorn", "tournaments.asgi:application",
+                    sys.executable, "-m", "uvicorn", "project.asgi:application",
                     "--host", "127.0.0.1", "--port", str(web_port), "--lifespan", "off",
                     "--ws-per-message-deflate", "false", "--proxy-headers",
                     "--forwarded-allow-ips", "127.0.0.1", "--no-access-log",

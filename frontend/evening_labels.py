@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from tournaments.catalogue import time_policy_names
+from tournaments.reads.catalogue import time_policy_names
 
 
 def _counted(phrase: Callable[[int], str]) -> dict[str, str]:

@@ -1,5 +1,5 @@
 """Translated labels handed to the ES modules (`{{ labels|json_script:"labels" }}`). The ruleset
-options and stage formats, with their explanations, come from `tournaments.catalogue`."""
+options and stage formats, with their explanations, come from `tournaments.reads.catalogue`."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, npgettext, pgettext
 
-from tournaments import catalogue
 from tournaments.models import Entry, Membership, Round, Stage, Table, Tournament
+from tournaments.reads import catalogue
 
 
 def _statuses() -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""Login and signup throttling (cacho.limits, `CACHO_RATES`).
+"""Login and signup throttling (cacho.edge.limits, `CACHO_RATES`).
 
 - Failed logins count per address and user name together (`login-failed`): past the
   limit that name is refused at that address until the window ends, whatever the
@@ -24,7 +24,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from cacho import limits
+from cacho.edge import limits
 from frontend.labels import labels
 
 View = Callable[..., HttpResponse]

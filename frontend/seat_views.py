@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from cacho import limits
+from cacho.edge import limits
 from frontend.labels import labels
 from tournaments.services import seat_links
 from tournaments.services.errors import TournamentError

@@ -27,9 +27,10 @@ from frontend.labels import (
 )
 from frontend.open_table_labels import open_table_labels
 from frontend.talk_labels import talk_labels
-from tournaments import catalogue, matches
+from tournaments import matches
 from tournaments.models import Club, Tournament
 from tournaments.ratings import plot, reading
+from tournaments.reads import catalogue
 from tournaments.services import appeals
 
 

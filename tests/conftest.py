@@ -165,9 +165,9 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits() -> Iterator[None]:
-    """Rate limits (cacho.limits) count per address, and every test client is 127.0.0.1:
+    """Rate limits (cacho.edge.limits) count per address, and every test client is 127.0.0.1:
     a test that counted leaves no count behind for the next one."""
     yield
-    limits = sys.modules.get("cacho.limits")
+    limits = sys.modules.get("cacho.edge.limits")
     if limits is not None and limits.used():
         limits.clear()

@@ -9,6 +9,6 @@ from tests import workers
 
 workers.use_own_redis()
 
-from tournaments.settings import *  # noqa: E402, F403
+from project.settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["tests.hashers.QuickPBKDF2PasswordHasher", *global_settings.PASSWORD_HASHERS]

@@ -1,5 +1,2 @@
-"""The Django project (settings, URLs, ASGI/WSGI, Celery) and the competition layer."""
-
-from tournaments.celery import app as celery_app
-
-__all__ = ["celery_app"]
+"""The tournaments: clubs, competitions, their log, ratings, seasons and everything a club
+organises around the match server (`cacho`)."""

@@ -11,7 +11,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from cacho import metrics
+from cacho.observability import metrics
 from cacho.services import notices
 from tournaments.models import Membership
 

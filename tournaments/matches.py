@@ -20,11 +20,11 @@ from typing import Any
 from cacho.engine.errors import RuleError
 from cacho.engine.games import game_for
 from cacho.engine.round_facts import RoundFacts
+from cacho.eventlog.store import read_stream
 from cacho.models import Event, Match, MatchSummary, Seat
 from cacho.services import matches as match_service
 from cacho.services import players
 from cacho.services.bot_play import mark_bots
-from cacho.store import read_stream
 
 
 def game_of(ruleset: str) -> str:
@@ -231,7 +231,7 @@ def match_summaries() -> dict[str, tuple[Any, ...]]:
 
 def rebuild_match_projection(match_id: Any) -> None:
     """A match's projections (summary, live table) replaced with what its events say."""
-    from cacho import projections
+    from cacho.eventlog import projections
 
     projections.rebuild(Match.objects.get(pk=match_id))
 

@@ -9,7 +9,7 @@ beside the steps they run (take ids, never model instances; idempotent):
   (`ratings.projection`; queued after that commit);
 * `tournaments.refresh_seasons(tournament_id)`: the seasons counting a tournament after its
   final ranking changed (`seasons.projection`; queued after that commit);
-* `tournaments.sweep()`: the safety net (beat, every few seconds, `tournaments/celery.py`).
+* `tournaments.sweep()`: the safety net (beat, every few seconds, `project/celery.py`).
 * `tournaments.deliver_mail(mail_id)`, `tournaments.sweep_mail()`: outgoing mail
   (`tournaments.mail.delivery`).
 * `tournaments.notify_round_drawn(round_id)`, `tournaments.notify_ruled(dispute_id, effect)`,

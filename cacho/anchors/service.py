@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cacho.anchors.models import HeadDigest
-from cacho.chain import digest as digest_of
+from cacho.eventlog.chain import digest as digest_of
 from cacho.models import Event, Match
 
 logger = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""The API's request parsers: DRF's, held to the edges' input policy (cacho.inputs).
+"""The API's request parsers: DRF's, held to the edges' input policy (cacho.edge.inputs).
 
 JSON bodies are read up to `DATA_UPLOAD_MAX_MEMORY_SIZE` (413 `body-too-large` past it),
 nested at most `CACHO_JSON_MAX_DEPTH` deep (400 `json-too-deep`), and hold no NUL nor
@@ -12,7 +12,7 @@ from typing import Any
 from django.conf import settings
 from rest_framework import exceptions, parsers
 
-from cacho import inputs
+from cacho.edge import inputs
 
 
 class InputRefused(exceptions.APIException):

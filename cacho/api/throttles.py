@@ -1,4 +1,4 @@
-"""DRF throttles on `cacho.limits`: the whole API per client, and commands per user.
+"""DRF throttles on `cacho.edge.limits`: the whole API per client, and commands per user.
 
 A refused request is a 429 `rate-limited` with `retry_after` and a `Retry-After` header
 (cacho.api.errors). Clients are told apart by user id once logged in, else by address
@@ -12,7 +12,7 @@ from typing import Any
 
 from rest_framework.throttling import BaseThrottle
 
-from cacho import limits
+from cacho.edge import limits
 
 
 class ApiThrottle(BaseThrottle):

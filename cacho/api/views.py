@@ -195,7 +195,7 @@ class SeatView(CachoView):
 
 class CommandView(CachoView):
     permission_classes = [IsAuthenticated]
-    throttle_classes = [ApiThrottle, CommandThrottle]  # moves per user: `commands` (cacho.limits)
+    throttle_classes = [ApiThrottle, CommandThrottle]  # moves per user: `commands` (cacho.edge.limits)
 
     @extend_schema(request=CommandSerializer, responses={201: dict, 200: dict})
     def post(self, request: Request, match_id: str) -> Response:

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import close_old_connections
 
-from cacho.clock import now_ms
+from cacho.process.clock import now_ms
 from cacho.services.bot_play import play_bot_turn
 
 logger = logging.getLogger(__name__)

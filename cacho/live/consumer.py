@@ -23,8 +23,7 @@ from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from django.conf import settings
 
-from cacho import logs, metrics
-from cacho.limits import Bucket
+from cacho.edge.limits import Bucket
 from cacho.live import reads
 from cacho.live.hub import Inbox, hub_for
 from cacho.live.protocol import (
@@ -41,6 +40,7 @@ from cacho.live.protocol import (
     parse_client_frame,
 )
 from cacho.live.talk import SocketTalk
+from cacho.observability import logs, metrics
 from cacho.services.notices import group_name
 from cacho.services.state_cache import STATES, follow_notice
 
@@ -54,7 +54,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     connection: reads.Connection
     sent_version: int = 0
     seats: list[dict[str, Any]] | None = None
-    role: str  # for the open-sockets gauge (cacho.metrics), once accepted
+    role: str  # for the open-sockets gauge (cacho.observability.metrics), once accepted
     # (version, seats, text) of the last state frame sent from the cache: a repeat is free.
     state_memo: tuple[int, Any, str] | None = None
     talk_side: SocketTalk | None = None  # table talk (cacho.live.talk), made on first use

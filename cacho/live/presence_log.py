@@ -14,7 +14,7 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from cacho import databases
+from cacho.database import databases
 from cacho.live.models import PresenceChange
 from cacho.services.dispatch import DISPATCH
 

@@ -14,8 +14,8 @@ Server to client:
   {"t": "chat", "d": MESSAGE}, {"t": "chat-history", "d": {...}}, {"t": "chat-ack", ...}   table talk
 
 Parsing is strict: a frame that is not one of these is an error frame, never a write.
-A frame's JSON and text follow the edges' input policy (cacho.inputs): no NUL nor
-non-characters (`invalid-text`), nested at most `cacho.inputs.MAX_DEPTH` deep
+A frame's JSON and text follow the edges' input policy (cacho.edge.inputs): no NUL nor
+non-characters (`invalid-text`), nested at most `cacho.edge.inputs.MAX_DEPTH` deep
 (`json-too-deep`).
 """
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from cacho import inputs
+from cacho.edge import inputs
 
 MAX_FRAME_BYTES = 16_384
 MAX_COMMAND_ID = 64

@@ -12,14 +12,15 @@ from django.conf import settings
 from django.db import IntegrityError
 from django.utils import timezone
 
-from cacho import limits
+from cacho.edge import limits
 from cacho.engine.errors import RuleError
 from cacho.engine.games import Game, game_for
 from cacho.engine.viewer import Viewer
+from cacho.eventlog.store import Head, read_stream
 from cacho.live import presence_log
 from cacho.live.models import LiveConnection
-from cacho.lru import LRU
 from cacho.models import Match
+from cacho.process.lru import LRU
 from cacho.services import matches, referees, seat_holders
 from cacho.services.presentation import (
     event_json,
@@ -29,7 +30,6 @@ from cacho.services.presentation import (
     seats_json,
     wire_event,
 )
-from cacho.store import Head, read_stream
 
 # Further behind than this, a client gets a full state instead of the events it missed
 # (`CACHO_LIVE_CATCH_UP_EVENTS`): what a resync costs is bounded whatever the match's length.
@@ -250,7 +250,7 @@ def submit_command(
     user_id: int | None = None,
 ) -> CommandOutcome:
     """The write path, with its errors turned into an acknowledgement. A user past the
-    `commands` rate (cacho.limits, shared with the API) is refused before any work."""
+    `commands` rate (cacho.edge.limits, shared with the API) is refused before any work."""
     if user_id is not None and (wait := limits.hit("commands", user_id)) is not None:
         return CommandOutcome(
             False,

@@ -1,4 +1,4 @@
-"""Periodic safety nets, run by Celery beat every second (tournaments/celery.py)."""
+"""Periodic safety nets, run by Celery beat every second (project/celery.py)."""
 
 from __future__ import annotations
 

@@ -19,10 +19,10 @@ from typing import Any
 from django.db import close_old_connections
 from django.utils import timezone
 
-from cacho import store
-from cacho.clock import now_ms
+from cacho.eventlog import store
 from cacho.live import presence_log
 from cacho.live.models import LiveConnection
+from cacho.process.clock import now_ms
 from cacho.services.matches import expire_turn
 
 logger = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ TRUNCATE stays allowed: it is what test suites use to empty a database, never th
 
 from django.db import migrations
 
-from cacho.append_only import installer
+from cacho.database.append_only import installer
 
 install, remove = installer("cacho_event")
 

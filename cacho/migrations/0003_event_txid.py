@@ -1,5 +1,5 @@
 """The global order becomes (txid, position) read up to the oldest running transaction
-(cacho.log_order), instead of one advisory lock around every append.
+(cacho.database.log_order), instead of one advisory lock around every append.
 
 Events stored before keep txid 0: they stay first, in position order, as they were read
 (the projections' checkpoints, (0, position), stay valid). New rows get the writing
@@ -9,8 +9,8 @@ the table changes (SQLite rebuilds it, which would drop them) and put back after
 
 from django.db import migrations, models
 
-import cacho.log_order
-from cacho.append_only import installer
+import cacho.database.log_order
+from cacho.database.append_only import installer
 
 install, remove = installer("cacho_event")
 
@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="event",
             name="txid",
-            field=models.BigIntegerField(db_default=cacho.log_order.CurrentTransactionId(), editable=False),
+            field=models.BigIntegerField(db_default=cacho.database.log_order.CurrentTransactionId(), editable=False),
         ),
         migrations.AddIndex(
             model_name="event",

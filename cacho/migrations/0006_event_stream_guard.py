@@ -11,7 +11,7 @@ put back after.
 import django.db.models.deletion
 from django.db import migrations, models
 
-from cacho.append_only import installer, stream_guard
+from cacho.database.append_only import installer, stream_guard
 
 install, remove = installer("cacho_event")
 guard, unguard = stream_guard("cacho_match", "cacho_event", "stream_id")

@@ -1,7 +1,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-from cacho.append_only import installer
+from cacho.database.append_only import installer
 
 install, remove = installer("cacho_chatmessage")
 

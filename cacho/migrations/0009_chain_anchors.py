@@ -1,6 +1,6 @@
 from django.db import migrations, models
 
-from cacho.append_only import installer
+from cacho.database.append_only import installer
 
 install, remove = installer("cacho_headdigest")
 

@@ -22,14 +22,16 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from cacho import databases, metrics, projections, snapshots
-from cacho.clock import now_ms
+from cacho.database import databases
 from cacho.engine.games import Game
+from cacho.eventlog import projections, snapshots
+from cacho.eventlog.store import AppendedEvent, Head
+from cacho.observability import metrics
+from cacho.process.clock import now_ms
 from cacho.services import bot_turns, deadlines, finished, notices, turns
 from cacho.services.dispatch import DISPATCH, Queued
 from cacho.services.presentation import wire_event
 from cacho.services.state_cache import STATES, Cached
-from cacho.store import AppendedEvent, Head
 
 logger = logging.getLogger(__name__)
 

@@ -20,13 +20,14 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from cacho import fairness, store
+from cacho import fairness
 from cacho.engine.errors import RuleError
 from cacho.engine.games import DiceNeeded, Game
-from cacho.lru import LRU
+from cacho.eventlog import store
+from cacho.eventlog.store import NO_SEEDS, AppendedEvent, Head, NewEvent, Seed, SeedWrites
 from cacho.models import Match
+from cacho.process.lru import LRU
 from cacho.services import after_commit
-from cacho.store import NO_SEEDS, AppendedEvent, Head, NewEvent, Seed, SeedWrites
 
 SERVER = "server"  # the actor of what the server does by itself (round starts, timeouts)
 

@@ -18,10 +18,10 @@ from types import MappingProxyType
 from typing import Any
 
 from cacho.engine.games import Game
-from cacho.hot_settings import setting
-from cacho.lru import LRU
+from cacho.eventlog.store import Head
 from cacho.models import Match, Seat
-from cacho.store import Head
+from cacho.process.hot_settings import setting
+from cacho.process.lru import LRU
 
 Scheduler = Callable[[Any, int, int], None]  # (match id, version, delay in ms)
 _SCHEDULERS: dict[str, Scheduler] = {}

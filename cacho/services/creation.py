@@ -8,14 +8,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cacho import fairness
-from cacho.chain import digest
-from cacho.clock import now_ms
 from cacho.engine.errors import RecordFormatError, RuleError
 from cacho.engine.games import Game, game_for
 from cacho.engine.record import replay_record
+from cacho.eventlog.chain import digest
+from cacho.eventlog.store import Head
 from cacho.models import Match
+from cacho.process.clock import now_ms
 from cacho.services.batch import SERVER, Batch
-from cacho.store import Head
 
 
 def create_match(

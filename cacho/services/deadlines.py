@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cacho import store
-from cacho.hot_settings import setting
+from cacho.eventlog import store
+from cacho.process.hot_settings import setting
 
 Scheduler = Callable[[Any, int, int], None]  # (match id, version, deadline in ms)
 _SCHEDULERS: dict[str, Scheduler] = {}

@@ -25,19 +25,20 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 
-from cacho import metrics, store
-from cacho.chain import digest
-from cacho.clock import now_ms
 from cacho.engine.errors import RuleError
 from cacho.engine.games import game_for
 from cacho.engine.rulings import RESULT_KINDS
 from cacho.engine.undo import Undo
+from cacho.eventlog import store
+from cacho.eventlog.chain import digest
+from cacho.eventlog.store import Head, StaleStream, StoredEvent
 from cacho.models import Match, Seat, SeatPartner
+from cacho.observability import metrics
+from cacho.process.clock import now_ms
 from cacho.services.batch import SERVER, Batch
 from cacho.services.creation import create_match, import_record
 from cacho.services.notices import publish_seats
 from cacho.services.state_cache import STATES, load_state
-from cacho.store import Head, StaleStream, StoredEvent
 
 __all__ = [
     "STATES",
@@ -403,7 +404,7 @@ def seats_of_user(user: Any) -> Any:
 
 
 def _outcome(exc: Exception) -> str:
-    """A failed command's outcome label (cacho.metrics)."""
+    """A failed command's outcome label (cacho.observability.metrics)."""
     if isinstance(exc, RuleError):
         return metrics.REFUSED
     if isinstance(exc, VersionConflict):

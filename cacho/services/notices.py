@@ -34,7 +34,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from cacho.store import Head
+from cacho.eventlog.store import Head
 
 logger = logging.getLogger(__name__)
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from cacho.chain import micros
 from cacho.engine.games import Game, game_for
 from cacho.engine.viewer import Viewer
+from cacho.eventlog.chain import micros
+from cacho.eventlog.store import Head, StoredEvent
 from cacho.models import Match
 from cacho.services import players
 from cacho.services.state_cache import load_state
-from cacho.store import Head, StoredEvent
 
 
 def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:

@@ -7,7 +7,7 @@ process moves it on (`follow_notice`). A cached head is never changed: whoever d
 on it copies it first.
 
 `load_state` takes, in order: the cached state brought forward with the stream's tail;
-else the newest snapshot and the events after it (cacho.snapshots); else a full replay.
+else the newest snapshot and the events after it (cacho.eventlog.snapshots); else a full replay.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cacho import snapshots
 from cacho.engine.games import Game, game_for
-from cacho.lru import LRU
+from cacho.eventlog import snapshots
+from cacho.eventlog.store import Head, read_stream
 from cacho.models import Event, Match
+from cacho.process.lru import LRU
 from cacho.services.notices import NOTICE_HEAD
-from cacho.store import Head, read_stream
 
 CACHED_MATCHES = 2048
 # A finished match takes no more moves: only the last few stay, for the sockets still

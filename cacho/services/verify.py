@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cacho.anchors import service as anchors
-from cacho.chain import stored_hash
 from cacho.engine import fairness
 from cacho.engine.games import game_for
+from cacho.eventlog.chain import stored_hash
 from cacho.models import Event, Match
 
 

@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from cacho import inputs, limits
+from cacho.edge import inputs, limits
 from cacho.models import Match, Seat
 from cacho.services import notices, seat_holders
 from cacho.services.matches import seat_of_user

@@ -8,7 +8,7 @@ ensure_venv ""
 HOST="${HOST:-127.0.0.1}"
 PORT="${PORT:-8000}"
 
-.venv/bin/python -c "import sys; from tournaments.config import main; sys.exit(main())"
+.venv/bin/python -c "import sys; from project.config import main; sys.exit(main())"
 .venv/bin/python manage.py migrate --noinput
 # A demo club with a Dudo and an Alalay tournament whose bots play live (CACHO_DEMO=0: none).
 if [ "${CACHO_DEMO:-1}" != "0" ]; then
@@ -16,4 +16,4 @@ if [ "${CACHO_DEMO:-1}" != "0" ]; then
     export CACHO_DEMO_BOTS=1
 fi
 echo "==> serving on http://$HOST:$PORT  (health: http://$HOST:$PORT/healthz, Ctrl-C to stop)"
-exec .venv/bin/uvicorn tournaments.asgi:application --host "$HOST" --port "$PORT" --lifespan off
+exec .venv/bin/uvicorn project.asgi:application --host "$HOST" --port "$PORT" --lifespan off

@@ -87,5 +87,5 @@ if [ "$#" -eq 0 ]; then
     set -- --numprocesses="${CACHO_TEST_WORKERS:-auto}" --maxprocesses=8 --dist=loadgroup --durations=30
 fi
 
-echo "==> $(.venv/bin/python -c "import sys; from tournaments.config import main; sys.exit(main())")" >&2
+echo "==> $(.venv/bin/python -c "import sys; from project.config import main; sys.exit(main())")" >&2
 exec .venv/bin/python -m pytest "$@"

@@ -22,7 +22,7 @@ def smtp_server() -> Iterator[SmtpServer]:
 @pytest.fixture(autouse=True)
 def mailbox(smtp_server: SmtpServer, settings: Any) -> Iterator[Mailbox]:
     """The site's EMAIL_URL set to the test server; its messages, empty at the start."""
-    from tournaments.config import parse_email_url
+    from project.config import parse_email_url
     from tournaments.mail.delivery import settle
 
     email = parse_email_url(smtp_server.url)
@@ -45,7 +45,7 @@ def quick_hashes(settings: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def tasks_in_process() -> Iterator[None]:
-    from tournaments.celery import app
+    from project.celery import app
 
     saved = app.conf.task_always_eager, app.conf.task_eager_propagates
     app.conf.task_always_eager, app.conf.task_eager_propagates = True, True

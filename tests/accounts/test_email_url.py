@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.config import ConfigError, load, parse_email_url
+from project.config import ConfigError, load, parse_email_url
 
 
 def test_the_default_is_the_console() -> None:

@@ -13,8 +13,8 @@ from django.db import connection
 
 from cacho.anchors.models import HeadDigest
 from cacho.anchors.service import anchor_heads
-from cacho.append_only import installer
-from cacho.chain import stored_hash
+from cacho.database.append_only import installer
+from cacho.eventlog.chain import stored_hash
 from cacho.models import Event, Match
 from cacho.services import matches
 from cacho.services.verify import verify_match

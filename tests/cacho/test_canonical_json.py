@@ -1,4 +1,4 @@
-"""The hash chain's canonical JSON (cacho.chain.canonical_json) is exactly `json.dumps`
+"""The hash chain's canonical JSON (cacho.eventlog.chain.canonical_json) is exactly `json.dumps`
 with sorted keys, no spaces and UTF-8 text, whatever encoder produces it: a stored hash
 must recompute the same on any process and in `verify_match`."""
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cacho.chain import canonical_json
+from cacho.eventlog.chain import canonical_json
 
 json_values = st.recursive(
     st.none()

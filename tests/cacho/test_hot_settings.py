@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.test import override_settings
 
-from cacho.hot_settings import setting
+from cacho.process.hot_settings import setting
 
 
 def test_a_remembered_setting_follows_override_settings_and_back() -> None:

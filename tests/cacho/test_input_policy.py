@@ -1,4 +1,4 @@
-"""The edges' input policy over the API (cacho.inputs, cacho.api.parsers, tournaments.edges):
+"""The edges' input policy over the API (cacho.edge.inputs, cacho.api.parsers, project.edge.edges):
 NUL and non-characters refused with a code, deep or huge JSON refused before any work,
 and every API error a JSON `{code, message}` — 400, 403, 404, 405, 409, 413, 429, 500 —
 with nothing stored by a refused request."""
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cacho import inputs
+from cacho.edge import inputs
 from cacho.models import Event, Match
 from tests.cacho.test_api import RECORD, client_for, new_match, on_turn, referee_ref  # noqa: F401
 

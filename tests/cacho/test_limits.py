@@ -1,4 +1,4 @@
-"""Rate limits (cacho.limits): each a setting, each refusal a 429 JSON `rate-limited` with
+"""Rate limits (cacho.edge.limits): each a setting, each refusal a 429 JSON `rate-limited` with
 `retry_after` (or the 429 page for login and signup), counted across processes in Redis."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.test import APIClient
 
-from cacho import limits
+from cacho.edge import limits
 from cacho.models import Event
 from tests.cacho.test_api import client_for, new_match, on_turn
 

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from cacho import limits
+from cacho.edge import limits
 
 pytestmark = pytest.mark.usefixtures("committed_db")
 

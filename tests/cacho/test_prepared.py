@@ -1,4 +1,4 @@
-"""Prepared statements on Django's connection (cacho.prepared): prepared once per
+"""Prepared statements on Django's connection (cacho.database.prepared): prepared once per
 connection, inside Django's transactions like any statement, prepared again when the
 server forgot them, or not prepared at all when configured so; errors are Django's."""
 
@@ -9,7 +9,7 @@ import uuid
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from cacho import prepared
+from cacho.database import prepared
 
 pytestmark = pytest.mark.usefixtures("committed_db")
 

@@ -12,11 +12,11 @@ import pytest
 from cacho.engine.errors import RuleError
 from cacho.engine.games import game_for
 from cacho.engine.viewer import Viewer
+from cacho.eventlog.store import read_stream
 from cacho.models import DiceSeed, Event, Match
 from cacho.services import matches
 from cacho.services.presentation import event_json, match_json
 from cacho.services.verify import verify_match
-from cacho.store import read_stream
 from tests.cacho.helpers import command_id, legal_bidding_move, state_of
 
 pytestmark = [pytest.mark.usefixtures("committed_db"), pytest.mark.sqlite_too]

@@ -11,11 +11,11 @@ import pytest
 from django.core.management import call_command
 from django.db import connections
 
-from cacho import projections
 from cacho.engine import alalay
 from cacho.engine.errors import RuleError
 from cacho.engine.games import game_for
 from cacho.engine.viewer import Viewer
+from cacho.eventlog import projections
 from cacho.models import DiceSeed, Event, LiveTable, Match, MatchSummary
 from cacho.services import matches
 from cacho.services.dispatch import DISPATCH
@@ -167,7 +167,7 @@ def test_a_timer_task_run_in_process_before_its_deadline_does_not_chase_it() -> 
     """An eager Celery runs an ETA task at once: the early timer leaves the turn to the
     sweep instead of scheduling itself again and again (a recursion, 30 s deep)."""
     from cacho.tasks import expire_turn
-    from tournaments.celery import app
+    from project.celery import app
 
     match = matches.create_match("dudo", ["ana", "beto"], first_seat=0, turn_seconds=30)
     row = Match.objects.get(pk=match.pk)

@@ -1,4 +1,4 @@
-"""Snapshots (cacho.snapshots, cacho.engine.snapshot): every game's state survives JSON
+"""Snapshots (cacho.eventlog.snapshots, cacho.engine.snapshot): every game's state survives JSON
 exactly; a process that has not seen a match loads the newest snapshot and replays only
 the events after it, and gets the same state as a full replay; a snapshot made by other
 engine code, or one that does not decode, is ignored."""
@@ -13,10 +13,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from cacho import snapshots
 from cacho.engine.games import game_for
 from cacho.engine.snapshot import SnapshotError, decode_state, encode_state
 from cacho.engine.viewer import Viewer
+from cacho.eventlog import snapshots
 from cacho.live.bot import choose_command
 from cacho.models import Match, Snapshot
 from cacho.services import matches

@@ -11,12 +11,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, connections, transaction
 
-from cacho import log_order
-from cacho.log_order import LogPosition
+from cacho.database import log_order
+from cacho.database.log_order import LogPosition
+from cacho.eventlog.store import read_all_after
 from cacho.models import Event
 from cacho.services import matches
 from cacho.services.verify import verify_match
-from cacho.store import read_all_after
 from tests.cacho.helpers import legal_bidding_move, play, state_of
 
 
@@ -33,7 +33,7 @@ def played_match(moves: int = 12, seed: int = 1) -> object:
 
 
 @pytest.mark.usefixtures("committed_db")
-@pytest.mark.sqlite_too  # the triggers are each database's own (cacho.append_only)
+@pytest.mark.sqlite_too  # the triggers are each database's own (cacho.database.append_only)
 def test_the_database_refuses_update_and_delete_of_events() -> None:
     match = played_match(3)
     for sql in (
@@ -81,8 +81,8 @@ def test_a_match_with_events_is_never_deleted_or_re_keyed() -> None:
 def test_events_are_never_appended_to_a_match_that_does_not_exist() -> None:
     import uuid
 
-    from cacho.clock import now_ms
-    from cacho.store import Head, NewEvent, StaleStream, append
+    from cacho.eventlog.store import Head, NewEvent, StaleStream, append
+    from cacho.process.clock import now_ms
 
     ghost = Head(uuid.uuid4(), "dudo", 30)
     with pytest.raises(StaleStream):
@@ -132,7 +132,7 @@ def test_tampering_with_a_stored_payload_is_caught_and_named() -> None:
 @pytest.mark.usefixtures("committed_db")
 def test_forged_dice_with_a_recomputed_hash_chain_are_caught_by_the_seed() -> None:
     """A forger who rewrites a round's dice and re-hashes the chain still fails on fairness."""
-    from cacho.chain import stored_hash
+    from cacho.eventlog.chain import stored_hash
 
     match = played_match(25)
     started = Event.objects.filter(stream=match, type="round_started").order_by("version").first()

@@ -269,7 +269,7 @@ def test_chat_frames_carry_what_was_written_and_nothing_hidden(script: list[Any]
     """Chat interleaved with moves: every chat frame is exactly the message as written (its
     seven fields), no frame shows a player another seat's dice, no unrevealed seed appears
     in any frame, and no seated player receives a spectators' message while the table plays."""
-    from cacho.limits import clear
+    from cacho.edge.limits import clear
 
     clear()
     rng = random.Random(seed)

@@ -35,7 +35,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("committed_db")]
 def in_process(settings: Any) -> Iterator[None]:
     """The bots' moves record their tables and draw the next rounds at once, in this process
     (as tests/tournaments do); no timer plays for anyone."""
-    from tournaments.celery import app
+    from project.celery import app
 
     settings.CACHO_TIMERS = "off"
     saved = app.conf.task_always_eager, app.conf.task_eager_propagates

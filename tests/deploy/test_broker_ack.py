@@ -1,5 +1,5 @@
 """A worker survives acknowledging a finished task on a channel that went with a lost
-broker connection (tournaments/broker.py): the acknowledgement is logged as lost instead
+broker connection (project/backends/broker.py): the acknowledgement is logged as lost instead
 of stopping the worker."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import os
 import pytest
 from kombu import Connection
 
+from project.backends.broker import Transport
 from tests.needs import missing
-from tournaments.broker import Transport
 
 
 def test_an_acknowledgement_after_the_connection_went_is_logged_not_raised(
@@ -29,7 +29,7 @@ def test_an_acknowledgement_after_the_connection_went_is_logged_not_raised(
         # What the worker does on a lost connection: its channels closed, their pools dropped.
         channel.close()
         channel._disconnect_pools()
-        with caplog.at_level(logging.WARNING, logger="tournaments.broker"):
+        with caplog.at_level(logging.WARNING, logger="project.backends.broker"):
             message.ack()  # raised AttributeError ('NoneType' ... 'client'): the worker stopped
         assert "acknowledgement is lost" in caplog.text
     with Connection(url, transport=Transport) as connection:

@@ -1,6 +1,6 @@
 """The deployment files agree with the code, checked here since no Docker engine or cluster
 runs the suite: every Kubernetes manifest and the compose file load; names, ports, probes
-and commands agree with each other, with the settings (tournaments/config.py) and with
+and commands agree with each other, with the settings (project/config.py) and with
 the URLs (/healthz, /readyz, /metrics resolve to their views); the Dockerfile keeps the
 rules an image linter checks; nginx accepts every nginx file (`nginx -t`); the Grafana
 dashboard asks only for figures the platform exposes."""
@@ -21,8 +21,8 @@ from tests.test_foundation.helpers import ROOT
 
 DEPLOY = ROOT / "deploy"
 K8S = DEPLOY / "k8s"
-CONFIG_SOURCE = (ROOT / "tournaments" / "config.py").read_text()
-# Every variable tournaments/config.py reads (its readers all take `environ, "NAME"`).
+CONFIG_SOURCE = (ROOT / "project" / "config.py").read_text()
+# Every variable project/config.py reads (its readers all take `environ, "NAME"`).
 CONFIG_VARS = set(re.findall(r'_\w+\(environ, "([A-Z_]+)"', CONFIG_SOURCE)) | {"DJANGO_SETTINGS_MODULE"}
 # Read by the processes' tools rather than the settings.
 TOOL_VARS = {"PROMETHEUS_MULTIPROC_DIR", "WEB_CONCURRENCY", "FORWARDED_ALLOW_IPS", "PORT"}
@@ -70,7 +70,7 @@ def test_web_ports_probes_and_autoscaler_agree() -> None:
     main = container(web)
     (port,) = main["ports"]
     assert f"--port={port['containerPort']}" in main["command"]
-    assert main["command"][:2] == ["uvicorn", "tournaments.asgi:application"]
+    assert main["command"][:2] == ["uvicorn", "project.asgi:application"]
     for probe, path in (
         ("livenessProbe", "/healthz"),
         ("readinessProbe", "/readyz"),
@@ -110,9 +110,9 @@ def test_one_beat_workers_and_the_migration_job() -> None:
     objects = manifests()
     beat = objects["Deployment/cacho-beat"]
     assert beat["spec"]["replicas"] == 1 and beat["spec"]["strategy"]["type"] == "Recreate"
-    assert container(beat)["command"][:4] == ["celery", "-A", "tournaments", "beat"]
+    assert container(beat)["command"][:4] == ["celery", "-A", "project", "beat"]
     worker = container(objects["Deployment/cacho-worker"])
-    assert worker["command"][:4] == ["celery", "-A", "tournaments", "worker"]
+    assert worker["command"][:4] == ["celery", "-A", "project", "worker"]
     assert "--concurrency" in worker["command"] and "solo" not in worker["command"]
     assert worker["readinessProbe"]["exec"]["command"] == ["test", "-f", "/tmp/celery-ready"]
     job = objects["Job/cacho-migrate"]["spec"]["template"]["spec"]
@@ -151,7 +151,7 @@ def test_compose_runs_every_process_with_the_settings_names() -> None:
         assert services[name]["build"]["dockerfile"] == "deploy/Dockerfile"
     assert services["web"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
     assert services["beat"]["deploy"]["replicas"] == 1
-    assert services["worker"]["command"][:4] == ["celery", "-A", "tournaments", "worker"]
+    assert services["worker"]["command"][:4] == ["celery", "-A", "project", "worker"]
     assert services["nginx"]["build"]["target"] == "proxy"
     assert "8000" in services["web"]["expose"]
     nginx = (DEPLOY / "compose" / "nginx.conf").read_text()
@@ -243,8 +243,8 @@ def family(name: str) -> str:
 def test_the_dashboard_asks_for_figures_the_platform_exposes() -> None:
     from prometheus_client import generate_latest
 
-    import cacho.metrics  # noqa: F401 - the instruments are registered on import
-    from tournaments import metrics
+    import cacho.observability.metrics  # noqa: F401 - the instruments are registered on import
+    from project.observability import metrics
 
     counted = generate_latest(metrics.registry(readings=False)).decode()
     exposed = {family(name) for name in re.findall(r"^# TYPE (cacho_\w+)", counted, re.MULTILINE)}

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from cacho import logs
+from cacho.observability import logs
+from project.config import ConfigError, load
 from tests.test_foundation.helpers import PRODUCTION_SECRET, clean_env, settings_of
-from tournaments.config import ConfigError, load
 
 PRODUCTION = {
     "CACHO_ENV": "production",
@@ -121,6 +121,6 @@ def test_the_clean_environment_of_the_tests_knows_every_setting() -> None:
     what the test sets (a developer's PROMETHEUS_MULTIPROC_DIR must not leak in)."""
     from tests.test_foundation import helpers
 
-    source = (Path(helpers.__file__).parents[2] / "tournaments" / "config.py").read_text()
+    source = (Path(helpers.__file__).parents[2] / "project" / "config.py").read_text()
     read = set(re.findall(r'_\w+\(environ, "([A-Z_]+)"', source))
     assert read <= set(helpers.CONFIG_VARS), read - set(helpers.CONFIG_VARS)

@@ -110,7 +110,7 @@ def play(env: dict[str, str], seed: int) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [PYTHON, "-c", PLAY, str(seed)],
         cwd=ROOT,
-        env={**env, "DJANGO_SETTINGS_MODULE": "tournaments.settings"},
+        env={**env, "DJANGO_SETTINGS_MODULE": "project.settings"},
         capture_output=True,
         text=True,
         timeout=180,

@@ -41,7 +41,7 @@ def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     data_dir = tmp_path_factory.mktemp("embedded")
     env = clean_env(data_dir)  # no DATABASE_URL, no REDIS_URL: the embedded defaults
     checked = subprocess.run(
-        [PYTHON, "-c", "import sys; from tournaments.config import main; sys.exit(main())"],
+        [PYTHON, "-c", "import sys; from project.config import main; sys.exit(main())"],
         cwd=ROOT,
         env=env,
         capture_output=True,

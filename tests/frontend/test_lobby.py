@@ -57,7 +57,7 @@ def tasks_in_process(settings: Any) -> Iterator[None]:
     matches (no worker needed: the browser only reads). No turn timer: an eager Celery
     ignores an ETA, so a timer task would run at once, find its turn not yet due and
     schedule itself again, deeper each time."""
-    from tournaments.celery import app
+    from project.celery import app
 
     settings.CACHO_TIMERS = "off"
 

@@ -35,7 +35,7 @@ def env(env: dict[str, str]) -> dict[str, str]:
 @pytest.fixture
 def tasks_here() -> Iterator[None]:
     """The round's notices are made by the test process's own tasks (no worker needed)."""
-    from tournaments.celery import app
+    from project.celery import app
 
     saved = app.conf.task_always_eager
     app.conf.task_always_eager = True

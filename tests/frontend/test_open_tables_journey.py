@@ -36,7 +36,7 @@ def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     data_dir = tmp_path_factory.mktemp("open-tables")
     env = clean_env(data_dir, CACHO_BOT_THINK_MS="100")  # no DATABASE_URL, no REDIS_URL
     checked = subprocess.run(
-        [PYTHON, "-c", "import sys; from tournaments.config import main; sys.exit(main())"],
+        [PYTHON, "-c", "import sys; from project.config import main; sys.exit(main())"],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from cacho.eventlog.store import read_stream
 from cacho.models import Match
 from cacho.services import matches
-from cacho.store import read_stream
 from tests.frontend.conftest import shot
 from tests.live.harness import session_cookie
 

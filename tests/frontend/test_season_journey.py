@@ -40,7 +40,7 @@ def tasks_here(settings: Any) -> Iterator[None]:
     """The evenings are played in this process: the tasks their commits queue (the next
     round, the seasons' refresh) run here at once, as in embedded mode. No turn timer: an
     eager Celery ignores an ETA, so a timer task would run at once and again, deeper."""
-    from tournaments.celery import app
+    from project.celery import app
 
     settings.CACHO_TIMERS = "off"
     saved = app.conf.task_always_eager, app.conf.task_eager_propagates

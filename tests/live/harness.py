@@ -81,7 +81,7 @@ def celery_worker(
         "-m",
         "celery",
         "-A",
-        "tournaments",
+        "project",
         "worker",
         "-c",
         "2",

@@ -1,4 +1,4 @@
-"""PostgreSQL connections stay bounded under load (tournaments/settings.py, deploy/README.md):
+"""PostgreSQL connections stay bounded under load (project/settings.py, deploy/README.md):
 two uvicorn processes, each with a pool of CACHO_DB_POOL_MAX connections, take a burst of
 200 concurrent HTTP requests and 300 sockets; the server-side count of their connections
 (`pg_stat_activity`, told apart by `application_name`) never passes 2 x the pool, and no

@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.slow]
 def ping(env: dict[str, str]) -> bool:
     """The worker answers a broadcast over the broker."""
     answer = subprocess.run(
-        [PYTHON, "-m", "celery", "-A", "tournaments", "inspect", "ping", "-t", "3"],
+        [PYTHON, "-m", "celery", "-A", "project", "inspect", "ping", "-t", "3"],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 BIN = Path(sys.executable).parent
 
-# Everything tournaments/config.py reads, so that a test controls it completely.
+# Everything project/config.py reads, so that a test controls it completely.
 CONFIG_VARS = (
     "CACHO_ENV",
     "CACHO_DATA_DIR",
@@ -95,7 +95,7 @@ def settings_of(env: Mapping[str, str], *names: str) -> dict[str, Any]:
         "from django.conf import settings\n"
         "print(json.dumps({n: getattr(settings, n, None) for n in sys.argv[1:]}, default=str))\n"
     )
-    run_env = dict(env, DJANGO_SETTINGS_MODULE="tournaments.settings")
+    run_env = dict(env, DJANGO_SETTINGS_MODULE="project.settings")
     done = subprocess.run(
         [PYTHON, "-c", code, *names],
         cwd=ROOT,
@@ -160,7 +160,7 @@ class Server:
 
 @contextlib.contextmanager
 def serve(env: Mapping[str, str], log_dir: Path, startup_timeout: float = 30) -> Iterator[Server]:
-    """uvicorn tournaments.asgi:application on a free port; killed on exit."""
+    """uvicorn project.asgi:application on a free port; killed on exit."""
     port = free_port()
     log = log_dir / f"uvicorn-{port}.log"
     with log.open("wb") as sink:
@@ -169,7 +169,7 @@ def serve(env: Mapping[str, str], log_dir: Path, startup_timeout: float = 30) ->
                 PYTHON,
                 "-m",
                 "uvicorn",
-                "tournaments.asgi:application",
+                "project.asgi:application",
                 "--host",
                 "127.0.0.1",
                 "--port",

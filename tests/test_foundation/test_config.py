@@ -1,4 +1,4 @@
-"""tournaments/config.py: the environment, read in one place (pure, no Django)."""
+"""project/config.py: the environment, read in one place (pure, no Django)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.config import BASE_DIR, DEV_SECRET_KEY, ConfigError, load
+from project.config import BASE_DIR, DEV_SECRET_KEY, ConfigError, load
 
 PROD = {"CACHO_ENV": "production", "SECRET_KEY": "s" * 60, "ALLOWED_HOSTS": "cacho.example.org"}
 
@@ -120,7 +120,7 @@ def test_the_connection_pool_is_sized_per_process_from_the_environment(tmp_path:
     database = pooled["DATABASES"]["default"]
     assert database["CONN_MAX_AGE"] == 0  # no connection kept per thread
     assert database["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 3, "timeout": 10.0}
-    assert database["ENGINE"] == "tournaments.pg"  # the pool's check (tournaments/db_pool.py)
+    assert database["ENGINE"] == "project.backends.pg"  # the pool's check (project/backends/db_pool.py)
     unpooled = settings_of(clean_env(tmp_path, DATABASE_URL=url, CACHO_DB_POOL_MAX="0"), "DATABASES")
     assert "pool" not in unpooled["DATABASES"]["default"]["OPTIONS"]
     assert unpooled["DATABASES"]["default"]["CONN_MAX_AGE"] == 0

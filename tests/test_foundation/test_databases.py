@@ -1,5 +1,5 @@
 """One behaviour on both databases: the code asks which database it runs on in one place
-(`cacho.databases`), each module that chooses per backend is listed in
+(`cacho.database.databases`), each module that chooses per backend is listed in
 docs/databases.md, and the helper answers the database the suite runs on (this test runs
 on PostgreSQL and again on SQLite: `sqlite_too`)."""
 
@@ -11,7 +11,7 @@ import re
 import pytest
 from django.db import connection
 
-from cacho import databases
+from cacho.database import databases
 from tests.test_foundation.helpers import ROOT
 
 CODE = ("cacho", "tournaments", "frontend")
@@ -34,15 +34,15 @@ def test_no_module_but_the_helper_compares_vendors() -> None:
     offenders = [
         name
         for name, text in _sources()
-        if name != "cacho/databases.py" and re.search(r"\.vendor\s*(==|!=|\bin\b)", text)
+        if name != "cacho/database/databases.py" and re.search(r"\.vendor\s*(==|!=|\bin\b)", text)
     ]
-    assert offenders == [], f"ask cacho.databases.postgresql() instead: {offenders}"
+    assert offenders == [], f"ask cacho.database.databases.postgresql() instead: {offenders}"
 
 
 def test_every_choice_per_backend_is_documented() -> None:
     documented = (ROOT / "docs" / "databases.md").read_text(encoding="utf-8")
     choosing = [name for name, text in _sources() if ASKS.search(text) or CHOICE.search(text)]
-    choosing = [name for name in choosing if name != "cacho/databases.py"]
+    choosing = [name for name in choosing if name != "cacho/database/databases.py"]
     assert choosing, "the scan finds the known choices"
     missing = [name for name in choosing if f"`{name}`" not in documented]
     assert missing == [], f"docs/databases.md lists each module that chooses per backend: {missing}"

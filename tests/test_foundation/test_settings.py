@@ -39,7 +39,7 @@ def test_embedded_settings(tmp_path: Path) -> None:
     assert "django.middleware.locale.LocaleMiddleware" in s["MIDDLEWARE"]
     for app in ("rest_framework", "drf_spectacular", "channels", "cacho", "tournaments", "frontend"):
         assert app in s["INSTALLED_APPS"]
-    assert s["ASGI_APPLICATION"] == "tournaments.asgi.application"
+    assert s["ASGI_APPLICATION"] == "project.asgi.application"
     assert s["REST_FRAMEWORK"]["DEFAULT_SCHEMA_CLASS"] == "drf_spectacular.openapi.AutoSchema"
 
 
@@ -53,7 +53,9 @@ def test_service_settings(tmp_path: Path) -> None:
     assert s["CACHO_MODE"] == "services"
     assert s["CACHO_TIMERS"] == "celery"
     db = s["DATABASES"]["default"]
-    assert db["ENGINE"] == "tournaments.pg"  # Django's, with the pool's check of tournaments/db_pool.py
+    assert (
+        db["ENGINE"] == "project.backends.pg"
+    )  # Django's, with the pool's check of project/backends/db_pool.py
     assert (db["NAME"], db["USER"], db["HOST"], int(db["PORT"])) == ("cacho_x", "someone", "db.example", 6543)
     layer = s["CHANNEL_LAYERS"]["default"]
     assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
@@ -124,14 +126,14 @@ def test_check_deploy_does_warn_in_development(tmp_path: Path) -> None:
 
 
 def test_a_serving_process_has_its_channel_layer_before_the_first_move(tmp_path: Path) -> None:
-    """tournaments.asgi loads the layer's backend at start-up: the first move's notice does
+    """project.asgi loads the layer's backend at start-up: the first move's notice does
     not import channels-redis (~45 ms) while a player waits. No connection is opened."""
     env = clean_env(
         tmp_path, DATABASE_URL="postgres://nobody@127.0.0.1:1/none", REDIS_URL="redis://127.0.0.1:1/0"
     )
     code = (
         "import sys\n"
-        "import tournaments.asgi\n"
+        "import project.asgi\n"
         "from channels.layers import channel_layers\n"
         "layer = channel_layers.backends.get('default')\n"
         "print('channels_redis.pubsub' in sys.modules, type(layer).__name__)\n"
@@ -139,7 +141,7 @@ def test_a_serving_process_has_its_channel_layer_before_the_first_move(tmp_path:
     done = subprocess.run(
         [PYTHON, "-c", code],
         cwd=ROOT,
-        env=dict(env, DJANGO_SETTINGS_MODULE="tournaments.settings"),
+        env=dict(env, DJANGO_SETTINGS_MODULE="project.settings"),
         capture_output=True,
         text=True,
         timeout=60,

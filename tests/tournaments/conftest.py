@@ -40,7 +40,7 @@ def no_turn_timers(settings: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def tasks_in_process() -> Iterator[None]:
-    from tournaments.celery import app
+    from project.celery import app
 
     saved = app.conf.task_always_eager, app.conf.task_eager_propagates
     app.conf.task_always_eager, app.conf.task_eager_propagates = True, True

@@ -13,8 +13,8 @@ from cacho.models import Match
 from cacho.services import matches as match_service
 from tests.cacho.conftest import settle_after_commit_work
 from tests.tournaments.helpers import club_with_organiser, play_bidding_match, register_bots
-from tournaments import lobby
 from tournaments.models import Table, Tournament
+from tournaments.reads import lobby
 from tournaments.services import create_tournament, register, start_tournament
 
 # Transactional: a finished match records its table (and the projections are written) after commit.

@@ -1,4 +1,4 @@
-"""The tournament log chains its events with the match log's primitive (`cacho.chain.link`
+"""The tournament log chains its events with the match log's primitive (`cacho.eventlog.chain.link`
 over `canonical_json`), and the hashes stored before that change still verify: the golden
 values below were computed by the tournament log's own sha256 code, which this replaced."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cacho import chain
+from cacho.eventlog import chain
 from tests.tournaments.helpers import club_with_organiser
 from tournaments.models import TournamentEvent
 from tournaments.services import create_tournament, log, register

@@ -33,7 +33,7 @@ def token(committed_db: None) -> str:
 
 
 def test_the_api_never_fails_and_refuses_what_breaks_its_schema(token: str, settings: Any) -> None:
-    from tournaments.wsgi import application
+    from project.wsgi import application
 
     logging.getLogger("django.request").setLevel(logging.ERROR)  # hundreds of expected 4xx lines
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from cacho import store
 from cacho.engine.errors import RuleError
+from cacho.eventlog import store
 from cacho.models import DiceSeed, Event, Match
 from cacho.services import deadlines
 from cacho.services import matches as match_service

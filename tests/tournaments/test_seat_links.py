@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from cacho.limits import clear as clear_limits
+from cacho.edge.limits import clear as clear_limits
 from cacho.models import Seat
 from cacho.services import matches as match_service
 from tests.tournaments.helpers import club_with_organiser, finish_round

@@ -25,7 +25,7 @@ from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
-from cacho import limits
+from cacho.edge import limits
 from tournaments.accounts.models import Account, account_of
 from tournaments.mail import send_mail_after_commit, site_url
 from tournaments.services.errors import TournamentError

@@ -1,7 +1,7 @@
 """The API of a club evening: a club's members, invitations and log; the desk's bulk
 registration, seeding, disqualification, claims and check-in corrections; the console's
 view of the round in play; the round clock; the printables. Thin views over
-`tournaments.services` (`members`, `desk`, `clock`) and `tournaments.printables`; errors as
+`tournaments.services` (`members`, `desk`, `clock`) and `tournaments.reads.printables`; errors as
 everywhere in this API (`{"code", "message"}`)."""
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import matches, printables
+from tournaments import matches
 from tournaments.api import serializers as s
 from tournaments.api.views import ERRORS, exception_handler
 from tournaments.models import ClubInvitation, Dispute, Entry, Membership, Round, Table, Tournament
+from tournaments.reads import printables
 from tournaments.services import appeals, clock, desk, members, seat_links
 from tournaments.services.clubs import DESK, has_role
 from tournaments.services.entries import late_entry_stage

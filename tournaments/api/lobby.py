@@ -1,4 +1,4 @@
-"""Read-only endpoints of the lobby and the players' pages; the queries are `tournaments.lobby`.
+"""Read-only endpoints of the lobby and the players' pages; the queries are `tournaments.reads.lobby`.
 
 Errors follow the tournaments API: `{"code", "message"}` (`invalid-result`,
 `invalid-status`, `invalid-tournament`, `invalid-page`: 400; `player-unknown`: 404;
@@ -16,9 +16,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import lobby
 from tournaments.api import serializers as s
 from tournaments.api.views import exception_handler
+from tournaments.reads import lobby
 from tournaments.services import TournamentError
 
 FILTER_MESSAGES = {
@@ -128,7 +128,7 @@ class LobbyView(LobbyBase):
         summary="The lobby: live tables (most interesting first: `tv`), tournaments, your next match",
         description=(
             "`tables`: live tables, public information only, each with `interest` = closeness + "
-            "pressure (see `tournaments.lobby`); `tv` is the first. `tournaments.running` and "
+            "pressure (see `tournaments.reads.lobby`); `tv` is the first. `tournaments.running` and "
             "`tournaments.coming` (registration open). `yours`: for a logged-in player, every live "
             "match they sit at, those on their turn first (else empty). `next`: the first of them "
             "(`kind: match`) or the tournament where they wait (`kind: waiting`), else null."

@@ -16,10 +16,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.views import ERRORS, exception_handler
-from tournaments.lobby import player
 from tournaments.models import Club, Tournament
 from tournaments.ratings import reading
 from tournaments.ratings.seeding import fill_ratings
+from tournaments.reads.lobby import player
 from tournaments.services.errors import NotFound, TournamentError
 
 

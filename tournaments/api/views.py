@@ -22,9 +22,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cacho.api import errors as api_errors
-from tournaments import catalogue, exports, services
+from tournaments import exports, services
 from tournaments.api import serializers as s
 from tournaments.models import Club, Entry, Membership, Tournament
+from tournaments.reads import catalogue
 from tournaments.services import desk, members, standings, team_members
 
 ERRORS = {
@@ -426,6 +427,6 @@ class MatchTournamentView(APIView):
         """Where a match sits in its tournament (`tournament: null` outside one): the tournament,
         round and table, and the caller's next match there, if any (by account, or by the
         walk-in entry the browser's seat link follows). Read-only, public."""
-        from tournaments import table_links  # here, so this addition stays at the end of the file
+        from tournaments.reads import table_links  # here, so this addition stays at the end of the file
 
         return Response(table_links.links(match_id, request.user, getattr(request, "session", None)))

@@ -13,9 +13,9 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import catalogue
 from tournaments.competition.standings import POINTS
 from tournaments.models import Stage, Tournament
+from tournaments.reads import catalogue
 from tournaments.services import rankings, team_members
 from tournaments.services.stage_data import standings_config
 from tournaments.services.standings import (

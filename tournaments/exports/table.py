@@ -18,9 +18,9 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from tournaments import catalogue
 from tournaments.exports.data import Row, StageInfo, StandingsExport, number
 from tournaments.models import Tournament
+from tournaments.reads import catalogue
 
 Cell = int | float | str | None
 

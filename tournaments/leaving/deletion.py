@@ -22,7 +22,7 @@ from django.contrib.admin.models import LogEntry
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from cacho import limits
+from cacho.edge import limits
 from tournaments import matches
 from tournaments.accounts.models import Account
 from tournaments.accounts.services import sign_out_everywhere

@@ -3,7 +3,7 @@ UPDATE and DELETE on it."""
 
 from django.db import migrations
 
-from cacho.append_only import installer
+from cacho.database.append_only import installer
 
 install, remove = installer("tournaments_tournamentevent")
 

@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from cacho.append_only import installer
+from cacho.database.append_only import installer
 
 install, remove = installer("tournaments_clubevent")
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from cacho import metrics
+from cacho.observability import metrics
 from tournaments.notices.delivery import user_group
 
 CLOSE_NOT_AUTHENTICATED = 4401

@@ -13,7 +13,7 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.urls import reverse
 
-from cacho import databases, prepared
+from cacho.database import databases, prepared
 from cacho.models import Seat
 from tournaments.notices import kinds
 from tournaments.notices.delivery import notify

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from cacho import metrics
+from cacho.observability import metrics
 from cacho.services import notices
 from tournaments.open_tables import reads
 from tournaments.open_tables.models import OpenTable

@@ -11,8 +11,8 @@ from typing import Any
 
 from django.db.models import Q
 
-from tournaments.catalogue import ruleset_names
 from tournaments.open_tables.models import OpenSeat, OpenTable
+from tournaments.reads.catalogue import ruleset_names
 
 LOBBY_SIZE = 50
 

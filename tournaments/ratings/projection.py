@@ -29,7 +29,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import Count, OuterRef, Q, Subquery
 
-from cacho import databases
+from cacho.database import databases
 from tournaments import matches
 from tournaments.models import PlayerRating, RatedMatch, RatingChange, Table, TableSeat
 from tournaments.open_tables import ratings as open_tables

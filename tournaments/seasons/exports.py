@@ -21,7 +21,7 @@ from django.utils.translation import pgettext
 from openpyxl import Workbook
 from openpyxl.styles import Font
 
-from cacho.chain import digest
+from cacho.eventlog.chain import digest
 from tournaments.exports.data import number
 from tournaments.exports.files import BOM, _csv_cell, _fit_widths, _sheet_title, _write_rows
 from tournaments.models import Tournament

@@ -169,7 +169,7 @@ def latest_round(tournament_id: Any) -> Round | None:
 
 
 def round_of_match(match_id: Any) -> Round | None:
-    from tournaments.table_links import table_of
+    from tournaments.reads.table_links import table_of
 
     table: Table | None = table_of(str(match_id))
     return table.round if table is not None else None

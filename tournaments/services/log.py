@@ -1,7 +1,7 @@
 """The tournament event log: append-only, versioned per tournament, hash-chained.
 
 `hash = sha256(previous hash + canonical JSON of {tournament, version, type, payload,
-actor, recorded_at (microseconds)})`, the match log's primitive (`cacho.chain.link`); the
+actor, recorded_at (microseconds)})`, the match log's primitive (`cacho.eventlog.chain.link`); the
 first event chains to "". The tournament row
 holds the head (`version`, `head_hash`); callers hold its row lock (SELECT … FOR UPDATE).
 """
@@ -13,8 +13,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from cacho.chain import canonical_json, link, micros
-from cacho.chain import digest as json_digest
+from cacho.eventlog.chain import canonical_json, link, micros
+from cacho.eventlog.chain import digest as json_digest
 from tournaments.models import Tournament, TournamentEvent
 
 # Event types

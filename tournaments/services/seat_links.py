@@ -33,7 +33,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
-from cacho import limits
+from cacho.edge import limits
 from tournaments import matches
 from tournaments.models import Entry, Round, SeatLink, Table, TableSeat
 from tournaments.services import log

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from cacho import projections
+from cacho.eventlog import projections
 
 
 class Command(BaseCommand):

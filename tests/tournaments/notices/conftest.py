@@ -31,7 +31,7 @@ def smtp_server() -> Iterator[SmtpServer]:
 
 @pytest.fixture(autouse=True)
 def mailbox(smtp_server: SmtpServer, settings: Any) -> Iterator[Mailbox]:
-    from tournaments.config import parse_email_url
+    from project.config import parse_email_url
     from tournaments.mail.delivery import settle
 
     email = parse_email_url(smtp_server.url)

@@ -17,9 +17,9 @@ from channels.routing import URLRouter
 from django.conf import settings
 from django.test import Client
 
+from project.routing import websocket_urlpatterns
 from tests.tournaments.notices.conftest import Evening
 from tournaments.notices.models import Notice
-from tournaments.routing import websocket_urlpatterns
 from tournaments.services import start_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]

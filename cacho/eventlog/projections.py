@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 
-from cacho import databases
+from cacho.database import databases
 from cacho.engine.games import Game, game_for
 from cacho.engine.viewer import Viewer
 from cacho.models import Event, LiveTable, Match, MatchSummary

@@ -1,4 +1,4 @@
-"""The ids a request is about, for the structured logs (cacho.logs): the user, and the match
+"""The ids a request is about, for the structured logs (cacho.observability.logs): the user, and the match
 or tournament its URL names (`/matches/<match_id>/`, `/api/tournaments/<pk>/...`)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.deprecation import MiddlewareMixin
 
-from cacho import logs
+from cacho.observability import logs
 
 
 class RequestIdsMiddleware(MiddlewareMixin):

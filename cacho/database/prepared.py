@@ -32,7 +32,7 @@ from typing import Any
 
 from psycopg import errors, pq
 
-from cacho.hot_settings import setting
+from cacho.process.hot_settings import setting
 
 # How many statements a connection keeps prepared (the append has a few dozen shapes).
 MAX_PREPARED = 256

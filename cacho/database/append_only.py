@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cacho import databases
+from cacho.database import databases
 
 Step = Callable[[Any, Any], None]
 

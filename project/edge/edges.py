@@ -1,7 +1,7 @@
 """The HTTP edge: what every request meets before a view, and what every API error looks like.
 
 `EdgeMiddleware`:
-- a path or query string holding a NUL or a non-character (cacho.inputs) is refused
+- a path or query string holding a NUL or a non-character (cacho.edge.inputs) is refused
   before any view reads it (400 `invalid-text`);
 - an `/api/` body announced larger than `DATA_UPLOAD_MAX_MEMORY_SIZE` is refused unread
   (413 `body-too-large`);
@@ -29,7 +29,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.defaults import page_not_found
 
-from cacho import inputs
+from cacho.edge import inputs
 
 logger = logging.getLogger("django.request")
 

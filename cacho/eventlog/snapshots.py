@@ -30,8 +30,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from cacho.engine.snapshot import SnapshotError, decode_state, encode_state
-from cacho.lru import LRU
 from cacho.models import Snapshot
+from cacho.process.lru import LRU
 
 logger = logging.getLogger(__name__)
 

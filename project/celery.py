@@ -1,7 +1,7 @@
 """The Celery app: turn timers and periodic sweeps run here when REDIS_URL is set.
 
-Run a worker with ``celery -A tournaments worker -c 2`` and the scheduler with
-``celery -A tournaments beat`` (see deploy/). In embedded mode tasks run eagerly
+Run a worker with ``celery -A project worker -c 2`` and the scheduler with
+``celery -A project beat`` (see deploy/). In embedded mode tasks run eagerly
 in-process (``CELERY_TASK_ALWAYS_EAGER``).
 """
 
@@ -13,9 +13,9 @@ from typing import Any
 from celery import Celery
 from celery.signals import task_prerun, worker_ready, worker_shutdown
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 
-app = Celery("tournaments")
+app = Celery("cacho")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
@@ -39,7 +39,7 @@ app.conf.beat_schedule = {
 
 
 # ---------------------------------------------------------------- deploy: logs and metrics
-# The ids a task works for, for the structured logs (cacho.logs): its first argument.
+# The ids a task works for, for the structured logs (cacho.observability.logs): its first argument.
 TASK_IDS = {
     "cacho.expire_turn": "match",
     "cacho.play_bot_turn": "match",
@@ -50,7 +50,7 @@ TASK_IDS = {
 
 @task_prerun.connect
 def _bind_log_ids(task: Any = None, args: Any = None, **_: Any) -> None:
-    from cacho import logs
+    from cacho.observability import logs
 
     name = TASK_IDS.get(getattr(task, "name", ""))
     ids = dict.fromkeys(logs.IDS)
@@ -67,7 +67,7 @@ def _ready(**_: Any) -> None:
 
     port = getattr(settings, "CACHO_METRICS_PORT", None)
     if port:
-        from tournaments.metrics import serve_worker_metrics
+        from project.observability.metrics import serve_worker_metrics
 
         serve_worker_metrics(port)
     ready = getattr(settings, "CACHO_WORKER_READY_FILE", None)

@@ -11,7 +11,7 @@ writes are a plain transaction.
 
 Global order. Readers of every stream (`read_all_after`) follow `(txid, position)` up to
 the oldest running transaction, which never skips an event committed late: see
-cacho.log_order. The hash chain: cacho.chain.
+cacho.database.log_order. The hash chain: cacho.eventlog.chain.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from django.core.exceptions import ValidationError
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import JSONField
 
-from cacho import databases, log_order, prepared
-from cacho.chain import canonical_json, from_ms, hash_of_encoded, micros
-from cacho.log_order import LogPosition
+from cacho.database import databases, log_order, prepared
+from cacho.database.log_order import LogPosition
+from cacho.eventlog.chain import canonical_json, from_ms, hash_of_encoded, micros
 from cacho.models import DiceSeed, Event, Match, Seat
 
 SCHEMA_VERSION = 1
@@ -205,7 +205,7 @@ def read_stream(match_id: Any, after: int = 0, limit: int | None = None) -> list
 
 def read_all_after(checkpoint: LogPosition, limit: int = 1000) -> list[Event]:
     """Every stream's events after `checkpoint`, in global order, for projections: never
-    skips an event committed late (cacho.log_order). Resume from `log_order.of(last)`."""
+    skips an event committed late (cacho.database.log_order). Resume from `log_order.of(last)`."""
     return list(log_order.after(Event.objects.all(), checkpoint)[:limit])
 
 
@@ -379,7 +379,7 @@ def _event_params(rows: list[AppendedEvent], encoded: Sequence[tuple[str, str]],
 
 
 def _run(db: Any, sql: str, params: list[Any], rows: list[AppendedEvent]) -> bool:
-    """Send an append's statement: prepared once per connection and shape (cacho.prepared).
+    """Send an append's statement: prepared once per connection and shape (cacho.database.prepared).
     True when the head was written, and with it every part and row."""
     returned = prepared.execute(db, sql, params)
     for row, (position, txid) in zip(rows, returned, strict=False):
@@ -389,7 +389,7 @@ def _run(db: Any, sql: str, params: list[Any], rows: list[AppendedEvent]) -> boo
 
 
 def _insert_events(rows: list[AppendedEvent]) -> None:
-    """SQLite: the rows through the ORM (txid 0: one writer at a time, cacho.log_order)."""
+    """SQLite: the rows through the ORM (txid 0: one writer at a time, cacho.database.log_order)."""
     stored = Event.objects.bulk_create([row.as_model() for row in rows])
     for row, model in zip(rows, stored, strict=True):
         row.position = model.position

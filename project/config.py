@@ -14,7 +14,7 @@ Modes:
   ``SECRET_KEY`` (or ``DJANGO_SECRET_KEY``) and ``ALLOWED_HOSTS``.
 
 This module imports nothing from Django so that it can be unit tested and run
-as ``python -m tournaments.config`` to print the mode.
+as ``python -m project.config`` to print the mode.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class Config:
     # cursors (Django's WITH HOLD cursors outlive the transaction the pooler lends), and the
     # prepared statements off unless CACHO_DB_PREPARED says otherwise.
     transaction_pooling: bool = False
-    log_format: str = "plain"  # "plain" | "json" (cacho.logs)
+    log_format: str = "plain"  # "plain" | "json" (cacho.observability.logs)
     # prometheus-client's multiprocess directory: every uvicorn and Celery process of the
     # host writes its figures there and /metrics sums them. Unset: one process's own.
     metrics_dir: Path | None = None

@@ -1,5 +1,5 @@
 """The match server's instruments (Prometheus, through prometheus-client): what the write
-path and the sockets count as they go. Read at `/metrics` (tournaments.metrics), together
+path and the sockets count as they go. Read at `/metrics` (project.observability.metrics), together
 with the figures that are read from the database at scrape time.
 
 Cheap on the write path: each labelled child is looked up once and kept, so a command

@@ -1,8 +1,8 @@
-"""ASGI entry point: ``uvicorn tournaments.asgi:application``.
+"""ASGI entry point: ``uvicorn project.asgi:application``.
 
 HTTP goes to Django; websockets go through the origin check (scheme, host and port:
-`tournaments.origins`) and the session/auth
-middleware to the routes in `tournaments.routing` (the match server's and the disputes').
+`project.edge.origins`) and the session/auth
+middleware to the routes in `project.routing` (the match server's and the disputes').
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 # Django must be set up before anything imports models (consumers, auth middleware).
 django_asgi_app = get_asgi_application()
 
@@ -21,8 +21,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from cacho.services.startup import load_write_path  # noqa: E402
-from tournaments.origins import SameOriginValidator  # noqa: E402
-from tournaments.routing import websocket_urlpatterns  # noqa: E402
+from project.edge.origins import SameOriginValidator  # noqa: E402
+from project.routing import websocket_urlpatterns  # noqa: E402
 
 # The first move's notice would otherwise import the channel layer's backend.
 load_write_path()

@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 from django.db.models import BigIntegerField, Func, Q, QuerySet
 from django.db.models.expressions import RawSQL
 
-from cacho import databases
+from cacho.database import databases
 
 
 class CurrentTransactionId(Func):

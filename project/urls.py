@@ -5,8 +5,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from tournaments.health import healthz, readyz
-from tournaments.metrics import metrics
+from project.observability.health import healthz, readyz
+from project.observability.metrics import metrics
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),

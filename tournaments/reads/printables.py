@@ -13,8 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from tournaments import catalogue, matches
+from tournaments import matches
 from tournaments.models import Round, Tournament
+from tournaments.reads import catalogue
 from tournaments.services.errors import NotFound, TournamentError
 
 KINDS = ("cards", "pairings", "sheets", "slips")

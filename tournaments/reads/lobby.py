@@ -30,9 +30,9 @@ from django.db.models import Count
 
 from cacho.engine.games import game_named
 from cacho.models import LiveTable, Match, Seat
-from tournaments import catalogue
 from tournaments.matches import match_result, seat_labels
 from tournaments.models import Entry, Table, Tournament
+from tournaments.reads import catalogue
 from tournaments.services import standings
 
 LIVE_TABLES = 12

@@ -1,4 +1,4 @@
-"""Django settings for Cacho, derived from `tournaments.config` (the environment, read once)."""
+"""Django settings for Cacho, derived from `project.config` (the environment, read once)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.config import BASE_DIR, ConfigError, load
+from project.config import BASE_DIR, ConfigError, load
 
 try:
     CONFIG = load(os.environ)
@@ -27,11 +27,13 @@ CACHO_DEMO_BOTS = CONFIG.demo_bots  # the serving process plays the demo club's 
 # next round is drawn as soon as the last table ends). The test suite sets 0.
 CACHO_ROUND_APPEAL_MINUTES = int(os.environ.get("CACHO_ROUND_APPEAL_MINUTES", "2"))
 # Each match's chain head anchored outside it (cacho.anchors): a digest of the heads that
-# moved, every 5 minutes (beat: tournaments/celery.py), signed with a key kept apart from
+# moved, every 5 minutes (beat: project/celery.py), signed with a key kept apart from
 # the database (CACHO_ANCHOR_KEY; the secret key when not set). docs/event-store.md "Anchors".
 CACHO_ANCHOR_KEY = os.environ.get("CACHO_ANCHOR_KEY") or CONFIG.secret_key
-CACHO_SNAPSHOT_EVERY = 100  # events between two snapshots of a match's state (cacho.snapshots)
-CACHO_DB_PREPARED = CONFIG.prepared_statements  # the event store's statements prepared (cacho.prepared)
+CACHO_SNAPSHOT_EVERY = 100  # events between two snapshots of a match's state (cacho.eventlog.snapshots)
+CACHO_DB_PREPARED = (
+    CONFIG.prepared_statements
+)  # the event store's statements prepared (cacho.database.prepared)
 # Told after commit that a match has ended (cacho.services.finished): its table's result.
 CACHO_MATCH_FINISHED = [
     "tournaments.services.results.match_finished",
@@ -93,9 +95,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
-ROOT_URLCONF = "tournaments.urls"
-WSGI_APPLICATION = "tournaments.wsgi.application"
-ASGI_APPLICATION = "tournaments.asgi.application"
+ROOT_URLCONF = "project.urls"
+WSGI_APPLICATION = "project.wsgi.application"
+ASGI_APPLICATION = "project.asgi.application"
 
 TEMPLATES = [
     {
@@ -129,8 +131,8 @@ if CONFIG.database_url:
             "timeout": CONFIG.db_pool_timeout,  # seconds a request waits for a free connection
         }
         # The pool checks a connection it lends; a dead one has it check them all and
-        # replace the dead (the server dropped them: tournaments/db_pool.py, tournaments/pg).
-        DATABASES["default"]["ENGINE"] = "tournaments.pg"
+        # replace the dead (the server dropped them: project/backends/db_pool.py, project/backends/pg).
+        DATABASES["default"]["ENGINE"] = "project.backends.pg"
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     else:
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
@@ -189,8 +191,8 @@ else:
 # ------------------------------------------------------------------ celery (timers)
 if CONFIG.redis_url:
     CELERY_BROKER_URL = CONFIG.redis_url
-    # kombu's Redis transport, surviving a Redis that comes back empty (tournaments/broker.py).
-    CELERY_BROKER_TRANSPORT = "tournaments.broker:Transport"
+    # kombu's Redis transport, surviving a Redis that comes back empty (project/backends/broker.py).
+    CELERY_BROKER_TRANSPORT = "project.backends.broker:Transport"
     CELERY_TASK_ALWAYS_EAGER = False
 else:
     # Embedded: no broker, no worker; tasks run in-process when called.
@@ -207,7 +209,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = "UTC"
 
 # ------------------------------------------------------------------ mail (docs/accounts.md)
-# One setting, EMAIL_URL (tournaments.config.EmailConfig); mail leaves through tournaments.mail.
+# One setting, EMAIL_URL (project.config.EmailConfig); mail leaves through tournaments.mail.
 EMAIL_BACKEND = CONFIG.email.backend
 EMAIL_HOST = CONFIG.email.host
 EMAIL_PORT = CONFIG.email.port
@@ -309,7 +311,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
-        "json": {"()": "cacho.logs.JsonFormatter"},  # deploy: one JSON object a line, with ids
+        "json": {"()": "cacho.observability.logs.JsonFormatter"},  # deploy: one JSON object a line, with ids
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": CONFIG.log_format}},
     "root": {"handlers": ["console"], "level": CONFIG.log_level},
@@ -318,32 +320,32 @@ LOGGING = {
 }
 
 # ------------------------------------------------------------------ deploy: pooler, metrics, logs
-# (docs/deploy.md) Everything below is read from tournaments/config.py.
+# (docs/deploy.md) Everything below is read from project/config.py.
 if CONFIG.database_url and CONFIG.transaction_pooling:
     # PgBouncer in transaction mode lends a server connection per transaction: Django's
     # server-side cursors (WITH HOLD, for .iterator()) would outlive it.
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
-# /metrics (tournaments.metrics): a bearer token, or a client in one of these networks.
+# /metrics (project.observability.metrics): a bearer token, or a client in one of these networks.
 CACHO_METRICS_TOKEN = CONFIG.metrics_token
 CACHO_METRICS_ALLOW = list(CONFIG.metrics_allow)
 CACHO_METRICS_DIR = CONFIG.metrics_dir  # prometheus-client's multiprocess mode when set
-CACHO_METRICS_PORT = CONFIG.metrics_port  # a Celery worker's own exporter (tournaments.celery)
+CACHO_METRICS_PORT = CONFIG.metrics_port  # a Celery worker's own exporter (project.celery)
 CACHO_WORKER_READY_FILE = CONFIG.worker_ready_file  # touched by a ready Celery worker
 if CONFIG.metrics_dir is not None:
     CONFIG.metrics_dir.mkdir(parents=True, exist_ok=True)
 if CONFIG.production:  # probes and scrapers reach the processes over plain HTTP
     SECURE_REDIRECT_EXEMPT = [*SECURE_REDIRECT_EXEMPT, r"^readyz$", r"^metrics$"]
-MIDDLEWARE.append("tournaments.request_ids.RequestIdsMiddleware")  # ids for the JSON logs
+MIDDLEWARE.append("project.edge.request_ids.RequestIdsMiddleware")  # ids for the JSON logs
 # Celery logs through the handlers above (JSON in production), not a format of its own.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # ------------------------------------------------------------------ hardening
 # The edges' input policy, every API error as {code, message}, rate limits and the
-# security headers (tournaments/edges.py, cacho/inputs.py, cacho/limits.py).
+# security headers (project/edge/edges.py, cacho/edge/inputs.py, cacho/edge/limits.py).
 # The headers wrap the edge, so that what the edge answers itself (a refusal, an error as
 # JSON, the site's 404 page in DEBUG) carries them too.
-MIDDLEWARE.insert(1, "tournaments.edges.SecurityHeadersMiddleware")
-MIDDLEWARE.insert(2, "tournaments.edges.EdgeMiddleware")
-MIDDLEWARE.append("tournaments.edges.SiteNotFoundMiddleware")
+MIDDLEWARE.insert(1, "project.edge.edges.SecurityHeadersMiddleware")
+MIDDLEWARE.insert(2, "project.edge.edges.EdgeMiddleware")
+MIDDLEWARE.append("project.edge.edges.SiteNotFoundMiddleware")
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # bytes of a request body (413 `body-too-large` past it)
 CACHO_JSON_MAX_DEPTH = 32  # levels of nesting in a JSON body or frame (400 `json-too-deep`)
 REST_FRAMEWORK.update(

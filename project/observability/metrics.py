@@ -2,7 +2,7 @@
 
 Two kinds of figure:
 
-* counted as things happen (cacho.metrics): commands by kind and outcome with their
+* counted as things happen (cacho.observability.metrics): commands by kind and outcome with their
   latency, events appended, timer lateness, open sockets. With `PROMETHEUS_MULTIPROC_DIR`
   set every process of the host (uvicorn workers, Celery workers) writes its own files
   there, and this endpoint sums them (prometheus-client's multiprocess mode);

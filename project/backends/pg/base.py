@@ -1,5 +1,5 @@
 """Django's PostgreSQL backend, except for the check its psycopg pool runs on a connection
-before lending it (tournaments.db_pool): Django passes the pool its own `check` and takes
+before lending it (project.backends.db_pool): Django passes the pool its own `check` and takes
 none from the settings."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db.backends.postgresql import base
 from django.db.utils import DEFAULT_DB_ALIAS
 
-from tournaments.db_pool import check_connection
+from project.backends.db_pool import check_connection
 
 
 class DatabaseWrapper(base.DatabaseWrapper):  # type: ignore[misc]

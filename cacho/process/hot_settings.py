@@ -28,4 +28,4 @@ def _forget(**_: Any) -> None:
     _VALUES.clear()
 
 
-setting_changed.connect(_forget, dispatch_uid="cacho.hot_settings")
+setting_changed.connect(_forget, dispatch_uid="cacho.process.hot_settings")

@@ -1,0 +1,1 @@
+"""What the platform tells its operators: `/healthz`, `/readyz` and `/metrics`."""

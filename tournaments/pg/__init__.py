@@ -1,1 +1,0 @@
-"""Django's PostgreSQL backend with the pool's check of tournaments.db_pool (settings' ENGINE)."""
