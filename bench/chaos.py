@@ -3,7 +3,7 @@ killed and restarted, then checked for anything lost (docs/deploy.md, "What surv
 
     .venv/bin/python bench/chaos.py [--entries 60] [--rounds 4] [--physical 2] [--faults 12]
         [--gap 8] [--think 0.15] [--turn-seconds 10]
-    .venv/bin/python bench/chaos.py --minutes 30 [--matches 6] [--players 4]   # the soak
+    .venv/bin/python bench/chaos_soak.py --minutes 30 [--matches 6] [--players 4]   # the soak
 
 Runs on servers of its own: a PostgreSQL cluster (initdb in `--logs`, as `postgres` when
 run as root; its server restarts among the faults), Redis on a free port, two uvicorn
@@ -32,11 +32,12 @@ chain whole, every table finished exactly once; the standings equal a rebuild. I
 the recovery per fault (p50/p99 of fault -> the next event at each table in play) and the
 load average. Exit status 1 when a check fails.
 
-The soak (`--minutes`): `--matches` tables of `--players` bots, each starting a new match
-as soon as its last one ends, no faults; each minute the RSS of each web process, the
-worker (with its pool) and beat, the app's PostgreSQL connections and Redis' memory; at
-the end the growth per hour after the first 5 minutes. A figure but Redis' memory grown
-by more than 10 % is a failure (a leak), as is anything the checks above find.
+The soak (bench/chaos_soak.py, `--minutes`, on the same servers): `--matches` tables of
+`--players` bots, each starting a new match as soon as its last one ends, no faults; each
+minute the RSS of each web process, the worker (with its pool) and beat, the app's
+PostgreSQL connections and Redis' memory; at the end the growth per hour after the first 5
+minutes. A figure but Redis' memory grown by more than 10 % is a failure (a leak), as is
+anything the checks above find.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ import threading
 import time
 import urllib.parse
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -392,7 +394,8 @@ def recovery(faults: list[tuple[str, float]], ledger: Ledger) -> dict[str, list[
 Made = tuple[str, list[str]]  # a match and a session cookie per seat
 
 
-def main() -> int:
+def main(soak: Callable[[Cluster, list[str], argparse.Namespace], int] | None = None) -> int:
+    """The chaos run; with `soak` (bench/chaos_soak.py) and `--minutes`, the soak instead."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=12)
     parser.add_argument("--players", type=int, default=4)
@@ -424,8 +427,8 @@ def main() -> int:
         setup_django(cluster.env)
         urls = [f"ws://127.0.0.1:{port}" for port in cluster.web_ports]
         if args.minutes:
-            from bench.chaos_soak import soak
-
+            if soak is None:
+                parser.error("the soak runs from bench/chaos_soak.py")
             return soak(cluster, urls, args)
         return chaos(cluster, urls, args)
     finally:

@@ -1,6 +1,7 @@
-"""The chaos bench's soak (`bench/chaos.py --minutes`): steady play without faults, each
-process's memory, the app's PostgreSQL connections and Redis' memory sampled every minute,
-and their growth after the first minutes."""
+"""The chaos bench's soak (`.venv/bin/python bench/chaos_soak.py --minutes 30`, on the
+servers and with the flags of bench/chaos.py): steady play without faults, each process's
+memory, the app's PostgreSQL connections and Redis' memory sampled every minute, and their
+growth after the first minutes."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ import argparse
 import asyncio
 import contextlib
 import os
+import sys
 import time
 import urllib.parse
 from pathlib import Path
 
-from bench.chaos import APP, Cluster, Ledger, check, database, seat
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script, from anywhere
+
+from bench.chaos import APP, Cluster, Ledger, check, database, main, seat
 from bench.live import make_matches
 
 
@@ -139,3 +143,7 @@ def soak(cluster: Cluster, urls: list[str], args: argparse.Namespace) -> int:
     for name, items in failures.items():
         print(f"{name}: {len(items)}" + (f" e.g. {items[:3]}" if items else ""))
     return 1 if any(failures.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(soak))

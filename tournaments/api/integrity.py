@@ -2,7 +2,7 @@
 (`GET /api/clubs/<id>/signals`), those of every club the caller referees
 (`GET /api/signals`, the dispute queue page's "Signals" section) and those naming a
 disputed table's players (`GET /api/disputes/<id>/signals`, the review page). Thin views over
-`tournaments.integrity.service`; errors as everywhere in this API (`{"code", "message"}`)."""
+`tournaments.services.integrity`; errors as everywhere in this API (`{"code", "message"}`)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.views import ERRORS, exception_handler
-from tournaments.integrity import service, signals
+from tournaments.integrity import signals
 from tournaments.services import disputes
+from tournaments.services import integrity as service
 
 
 def kind_labels() -> dict[str, str]:

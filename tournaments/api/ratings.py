@@ -18,9 +18,9 @@ from rest_framework.views import APIView
 from tournaments.api.views import ERRORS, exception_handler
 from tournaments.models import Club, Tournament
 from tournaments.ratings import reading
-from tournaments.ratings.seeding import fill_ratings
 from tournaments.reads.lobby import player
 from tournaments.services.errors import NotFound, TournamentError
+from tournaments.services.rating_seeds import fill_ratings
 
 
 class RatingRow(serializers.Serializer):

@@ -3,7 +3,6 @@ tournament and its standings, and the viewer's next table there)."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django.db.models import Q
@@ -12,23 +11,10 @@ from tournaments.models import Dispute, Entry, Table
 from tournaments.services import appeals
 from tournaments.services.seat_links import session_entries
 from tournaments.services.standings import standing_rows
+from tournaments.services.tables import table_of
 
 DECIDING = ("award-result", "disqualify")  # rulings that name the winner themselves
 TOP_ROWS = 5  # the end screen's standings: the leaders, then the viewer's own rows
-
-
-def _uuid(match_id: str) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(str(match_id))
-    except ValueError:
-        return None
-
-
-def table_of(match_id: str) -> Table | None:
-    key = _uuid(match_id)
-    if key is None:
-        return None
-    return Table.objects.select_related("round__tournament", "round__stage").filter(match_id=key).first()
 
 
 def next_match(table: Table, user: Any, session: Any = None) -> str | None:

@@ -23,6 +23,7 @@ from tournaments.services import log
 from tournaments.services.clubs import DESK, require_role
 from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.lifecycle import locked
+from tournaments.services.tables import table_of
 
 ACTIONS = ("start", "pause", "resume", "extend", "reset")
 EVENTS = {
@@ -169,8 +170,6 @@ def latest_round(tournament_id: Any) -> Round | None:
 
 
 def round_of_match(match_id: Any) -> Round | None:
-    from tournaments.reads.table_links import table_of
-
     table: Table | None = table_of(str(match_id))
     return table.round if table is not None else None
 

@@ -7,6 +7,7 @@ follows a finished round (`lifecycle.advance` draws the next one).
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.utils import timezone
@@ -16,6 +17,16 @@ from tournaments.models import Dispute, Entry, Round, Table, Tournament
 from tournaments.ratings.projection import rate_after_commit
 from tournaments.services import appeals, log, standings
 from tournaments.services.stage_data import POINTS_RANKED
+
+
+def table_of(match_id: str) -> Table | None:
+    """The table a match is played at, with its round, stage and tournament; None for a
+    match id that is not a table's (a casual table, a malformed id)."""
+    try:
+        key = uuid.UUID(str(match_id))
+    except ValueError:
+        return None
+    return Table.objects.select_related("round__tournament", "round__stage").filter(match_id=key).first()
 
 
 def finish_table(
