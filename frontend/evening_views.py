@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from frontend.evening_labels import evening_labels
-from frontend.labels import labels
+from frontend.labels.site import labels
 from tournaments.models import Club, Membership, Tournament
 
 

@@ -25,7 +25,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from cacho.edge import limits
-from frontend.labels import labels
+from frontend.labels.site import labels
 
 View = Callable[..., HttpResponse]
 

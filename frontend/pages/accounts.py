@@ -18,8 +18,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from frontend.account_forms import DeleteAccountForm, EmailChangeForm, ProfileForm, ResetRequestForm
-from frontend.labels import labels
+from frontend.labels.site import labels
+from frontend.pages.account_forms import DeleteAccountForm, EmailChangeForm, ProfileForm, ResetRequestForm
 from tournaments.accounts import services
 from tournaments.accounts.models import account_of
 from tournaments.leaving.deletion import delete_account

@@ -8,8 +8,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from frontend.labels import labels
-from frontend.talk_labels import queue_labels
+from frontend.labels.site import labels
+from frontend.labels.talk import queue_labels
 
 
 @login_required

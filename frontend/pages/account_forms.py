@@ -1,4 +1,4 @@
-"""The account pages' forms (frontend.account_views): input checks only; the steps are
+"""The account pages' forms (frontend.pages.accounts): input checks only; the steps are
 `tournaments.accounts.services`."""
 
 from __future__ import annotations

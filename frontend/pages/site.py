@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from frontend.evening_labels import clock_labels, evening_labels
-from frontend.forms import SignupForm
-from frontend.labels import (
+from frontend.labels.open_tables import open_table_labels
+from frontend.labels.site import (
     dispute_reasons,
     labels,
     lobby_labels,
@@ -25,8 +25,8 @@ from frontend.labels import (
     table_labels,
     tournament_page_labels,
 )
-from frontend.open_table_labels import open_table_labels
-from frontend.talk_labels import talk_labels
+from frontend.labels.talk import talk_labels
+from frontend.pages.signup_form import SignupForm
 from tournaments import matches
 from tournaments.models import Club, Tournament
 from tournaments.ratings import plot, reading

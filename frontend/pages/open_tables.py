@@ -8,8 +8,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from frontend.labels import labels
-from frontend.open_table_labels import open_table_labels
+from frontend.labels.open_tables import open_table_labels
+from frontend.labels.site import labels
 from tournaments.open_tables.models import OpenTable
 from tournaments.open_tables.service import MAX_SEATS, MAX_TURN, MIN_SEATS, MIN_TURN
 

@@ -13,7 +13,7 @@ from django.shortcuts import redirect
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from frontend.views import _page
+from frontend.pages.site import _page
 from tournaments.notices import kinds, preferences, push
 
 

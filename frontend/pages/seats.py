@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from cacho.edge import limits
-from frontend.labels import labels
+from frontend.labels.site import labels
 from tournaments.services import seat_links
 from tournaments.services.errors import TournamentError
 
