@@ -5,8 +5,8 @@ Run `python bench/pairing.py` (`--quick`: the small fields only). Two parts:
 1. Swiss repeats. For each field size and table size, a simulated Swiss stage (placements
    from `random.Random(seed)` here, never inside the core): every round is paired by the
    current code, and the same request (same scores, same history) by the pairing of
-   commit d4f079c (`bench/swiss_before.py`, the baseline). Per round: the new repeats,
-   the lower bound the new code reports, the old repeats. Then the pairing of the last
+   commit d4f079c (`BASELINE`, its `tournaments/competition/swiss.py` read from git). Per
+   round: the new repeats, the lower bound the new code reports, the old repeats. Then the pairing of the last
    round of each field of 1,000 is timed, new and old (target: under 1 s).
 2. A Swiss stage of 1,000 entries at tables of 6 with real standings: the pairing of
    round 8 and the full rebuild of the standings from every table result are timed.
@@ -16,15 +16,16 @@ Run `python bench/pairing.py` (`--quick`: the small fields only). Two parts:
 from __future__ import annotations
 
 import random
+import subprocess
 import sys
 import time
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import swiss_before
 from bench.timing import best_of
 from tournaments.competition.entries import Entry
 from tournaments.competition.standings import (
@@ -36,6 +37,28 @@ from tournaments.competition.standings import (
 )
 from tournaments.competition.swiss import SwissPlayer, SwissRequest, SwissRound, pair_swiss_round
 from tournaments.competition.tables import count_openers
+
+# The baseline: the Swiss pairing as it was at this commit (exhaustive up to 10 seated
+# entries, a swap heuristic above), loaded from git so that the bench measures the old
+# repeats on the very inputs the current code pairs.
+BASELINE = "d4f079c"
+
+
+def load_baseline(revision: str = BASELINE) -> types.ModuleType:
+    source = subprocess.run(
+        ["git", "show", f"{revision}:tournaments/competition/swiss.py"],
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    module = types.ModuleType(f"swiss_at_{revision}")
+    sys.modules[module.__name__] = module  # dataclasses look their module up by name
+    exec(compile(source, f"{revision}:tournaments/competition/swiss.py", "exec"), module.__dict__)
+    return module
+
+
+swiss_before = load_baseline()
 
 ENTRIES = 1000
 TABLE = 6
