@@ -16,6 +16,6 @@ class CachoConfig(AppConfig):
 
         bot_turns.register("celery", tasks.schedule_bot)
 
-        from cacho.database import forks
+        from cacho.database import django_private
 
-        forks.install()
+        django_private.install()

@@ -27,7 +27,7 @@ from django.core.exceptions import ValidationError
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import JSONField
 
-from cacho.database import databases, log_order, prepared
+from cacho.database import databases, django_private, log_order, prepared
 from cacho.database.log_order import LogPosition
 from cacho.eventlog.chain import canonical_json, from_ms, hash_of_encoded, micros
 from cacho.models import DiceSeed, Event, Match, Seat
@@ -309,8 +309,7 @@ def create(
         for _, extra in statements:
             params += extra
         _run(db, sql, params + _event_params(rows, encoded, head.key), rows)
-        match._state.adding = False  # a stored row now: a later save() updates it
-        match._state.db = db.alias
+        django_private.mark_stored(match, db.alias)
         return rows
     with transaction.atomic(using=db.alias):
         match.save(force_insert=True)

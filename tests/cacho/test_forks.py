@@ -1,5 +1,5 @@
 """A process forked after the parent used the database opens connections of its own
-(cacho.database.forks), and the parent's connection is untouched by the child."""
+(cacho.database.django_private), and the parent's connection is untouched by the child."""
 
 from __future__ import annotations
 
