@@ -24,7 +24,7 @@ from channels.utils import await_many_dispatch
 from django.conf import settings
 
 from cacho.edge.limits import Bucket
-from cacho.live import reads
+from cacho.live import commands, reads
 from cacho.live.hub import Inbox, hub_for
 from cacho.live.protocol import (
     ClientFrame,
@@ -149,7 +149,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 ack_refused(frame.command_id, "not-seated", "only a seated player sends commands")
             )
             return
-        outcome = await database_sync_to_async(reads.submit_command)(
+        outcome = await database_sync_to_async(commands.submit_command)(
             self.match_id,
             seat,
             frame.payload,

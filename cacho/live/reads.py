@@ -1,19 +1,16 @@
-"""The synchronous side of the match socket: who is connecting, what they may see,
-and the commands they send (through the match service, the one write path)."""
+"""The synchronous side of the match socket: who is connecting and what they may see (the
+commands they send go through cacho.live.commands)."""
 
 from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError
 from django.utils import timezone
 
-from cacho.edge import limits
-from cacho.engine.errors import RuleError
 from cacho.engine.games import Game, game_for
 from cacho.engine.viewer import Viewer
 from cacho.eventlog.store import Head, read_stream
@@ -28,7 +25,6 @@ from cacho.services.presentation import (
     frame_from_wire,
     match_document,
     seats_json,
-    wire_event,
 )
 
 # Further behind than this, a client gets a full state instead of the events it missed
@@ -50,18 +46,6 @@ class Connection:
     # The state when the socket opened: what `view_event` needs of it (the seats) never changes.
     seating: Any
     fixed: dict[str, Any]  # the match document's fields that never change
-
-
-@dataclass(frozen=True)
-class CommandOutcome:
-    ok: bool
-    version: int = 0
-    repeated: bool = False
-    code: str = ""
-    message: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
-    # The new events' wire form: the sender's socket renders them without reading the store.
-    wire: list[dict[str, Any]] = field(default_factory=list)
 
 
 def dumps(frame: dict[str, Any]) -> str:
@@ -239,46 +223,3 @@ def _text_for(connection: Connection, public: PublicFrame, viewer: Viewer) -> st
 PUBLIC_FRAMES: LRU[tuple[Any, ...], PublicFrame] = LRU(4096)
 # Serialised frames shared by a process's referees.
 SHARED_FRAMES: LRU[tuple[Any, ...], str] = LRU(4096)
-
-
-def submit_command(
-    match_id: str,
-    seat: str,
-    payload: dict[str, Any],
-    command_id: str,
-    expected_version: int | None,
-    user_id: int | None = None,
-) -> CommandOutcome:
-    """The write path, with its errors turned into an acknowledgement. A user past the
-    `commands` rate (cacho.edge.limits, shared with the API) is refused before any work."""
-    if user_id is not None and (wait := limits.hit("commands", user_id)) is not None:
-        return CommandOutcome(
-            False,
-            code="rate-limited",
-            message="too many commands: slow down",
-            extra={"retry_after": max(1, round(wait))},
-        )
-    try:
-        result = matches.submit(match_id, seat, payload, command_id, expected_version)
-    except RuleError as error:
-        return CommandOutcome(False, code=error.code, message=error.message)
-    except matches.CommandIdReused as reused:
-        return CommandOutcome(
-            False,
-            code="command-id-reused",
-            message="this command id was already used for another command",
-            extra={"current_version": reused.current_version},
-        )
-    except matches.VersionConflict as conflict:
-        return CommandOutcome(
-            False,
-            code="version-conflict",
-            message=str(conflict),
-            extra={"current_version": conflict.current_version},
-        )
-    except matches.MatchNotFound:
-        return CommandOutcome(False, code="match-not-found", message="no such match")
-    except IntegrityError:
-        return CommandOutcome(False, code="version-conflict", message="the match moved on")
-    wire = [] if result.repeated else [wire_event(event) for event in result.events]
-    return CommandOutcome(True, version=result.version, repeated=result.repeated, wire=wire)
