@@ -313,7 +313,7 @@ def main() -> int:
         "    DATABASE_URL=postgres://root@127.0.0.1:5432/cacho REDIS_URL=redis://127.0.0.1:6379/15 \\",
         f"        .venv/bin/python bench/append.py {' '.join(sys.argv[1:])}".rstrip(),
         "",
-        f"Measured {time.strftime('%Y-%m-%d')} with `bench/append.py {' '.join(sys.argv[1:])}` on this "
+        f"Measured with `bench/append.py {' '.join(sys.argv[1:])}` on this "
         "machine, PostgreSQL via psycopg 3 "
         f"({mode}); {args.rounds} rounds of {args.seconds:g} s per row, service and raw "
         "alternating; one bidding command per call, chosen by the engine's bot policy "

@@ -64,7 +64,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.chaos_tournament import Swiss  # noqa: E402
-from bench.live import free_port, percentile, setup_django  # noqa: E402
+from bench.live_setup import free_port, percentile, setup_django  # noqa: E402
 
 SILENCE = 30.0  # seconds without a frame after which a socket is taken as stuck
 APP = "cacho-chaos"  # application_name of the app's PostgreSQL connections

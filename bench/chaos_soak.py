@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script, from anywhere
 
 from bench.chaos import APP, Cluster, Ledger, check, database, main, seat
-from bench.live import make_matches
+from bench.live_setup import make_matches
 
 
 async def steady(

@@ -17,7 +17,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,8 +57,7 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=200_000)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    day = time.strftime("%Y-%m-%d")
-    print(f"Measured {day} with `bench/instruments.py`, {args.calls:,} commands a round:")
+    print(f"Measured with `bench/instruments.py`, {args.calls:,} commands a round:")
     for name, multiprocess in (("in the process", False), ("multiprocess files", True)):
         values = measure(args.calls, args.rounds, multiprocess)
         print(f"- {name}: {min(values):.2f} µs per command (median {statistics.median(values):.2f} µs)")

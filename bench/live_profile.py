@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.live import PROFILE_RATE
+from bench.live_capacity import PROFILE_RATE
 
 # (part, patterns): a frame "function (file:line)" matches when it contains a pattern.
 PARTS: list[tuple[str, tuple[str, ...]]] = [
