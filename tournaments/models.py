@@ -15,6 +15,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from tournaments.chained_log import ChainedEvent
+
 
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120)
@@ -327,16 +329,13 @@ class TableSeat(models.Model):
         ]
 
 
-class TournamentEvent(models.Model):
+class TournamentEvent(ChainedEvent):
     """Append-only, hash-chained per tournament; written only by `tournaments.services`."""
 
+    OWNER = "tournament"
+    OWNER_KEY = "tournament"
+
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="events")
-    version = models.PositiveIntegerField()
-    type = models.CharField(max_length=32)
-    payload = models.JSONField(default=dict)
-    actor = models.CharField(max_length=64, blank=True, default="")
-    recorded_at = models.DateTimeField()
-    hash = models.CharField(max_length=64)
 
     class Meta:
         ordering = ["tournament", "version"]
@@ -431,17 +430,16 @@ class Dispute(models.Model):
         return f"{self.tournament_id}: dispute {self.pk} on table {self.table_id}"
 
 
-class ClubEvent(models.Model):
+class ClubEvent(ChainedEvent):
     """A club's log: who joined, left, changed roles or was invited, and edits of the club.
     Append-only and hash-chained per club like the tournament log (`services.club_log`)."""
 
+    OWNER = "club"
+    # The club's id is hashed under "tournament": the key the club log was first chained
+    # with, part of every stored hash (a new key would break the chains already kept).
+    OWNER_KEY = "tournament"
+
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="events")
-    version = models.PositiveIntegerField()
-    type = models.CharField(max_length=32)
-    payload = models.JSONField(default=dict)
-    actor = models.CharField(max_length=64, blank=True, default="")
-    recorded_at = models.DateTimeField()
-    hash = models.CharField(max_length=64)
 
     class Meta:
         ordering = ["club", "version"]

@@ -1,9 +1,7 @@
-"""The tournament event log: append-only, versioned per tournament, hash-chained.
-
-`hash = sha256(previous hash + canonical JSON of {tournament, version, type, payload,
-actor, recorded_at (microseconds)})`, the match log's primitive (`cacho.eventlog.chain.link`); the
-first event chains to "". The tournament row
-holds the head (`version`, `head_hash`); callers hold its row lock (SELECT … FOR UPDATE).
+"""The tournament event log: its event types, and its records, each of which the seasons
+hear of. Append-only, versioned per tournament and hash-chained by the one log primitive
+(`tournaments.chained_log`); the tournament row holds the head, and callers hold its row
+lock (SELECT … FOR UPDATE).
 """
 
 from __future__ import annotations
@@ -11,9 +9,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.utils import timezone
-
-from cacho.eventlog.chain import canonical_json, link, micros
 from cacho.eventlog.chain import digest as json_digest
 from tournaments.models import Tournament, TournamentEvent
 
@@ -76,36 +71,12 @@ def sha256_json(value: Any) -> str:
 def event_hash(
     previous: str, tournament_id: int, version: int, type_: str, payload: Any, actor: str, at: dt.datetime
 ) -> str:
-    body = canonical_json(
-        {
-            "tournament": tournament_id,
-            "version": version,
-            "type": type_,
-            "payload": payload,
-            "actor": actor,
-            "recorded_at": micros(at),
-        }
-    )
-    return link(previous, body)
+    return TournamentEvent.digest(previous, tournament_id, version, type_, payload, actor, at)
 
 
 def record(tournament: Tournament, type_: str, payload: dict[str, Any], actor: str = "") -> TournamentEvent:
     """Append one event after the tournament's head (the caller holds the row lock)."""
-    at = timezone.now()
-    version = tournament.version + 1
-    digest = event_hash(tournament.head_hash, tournament.pk, version, type_, payload, actor, at)
-    event = TournamentEvent.objects.create(
-        tournament=tournament,
-        version=version,
-        type=type_,
-        payload=payload,
-        actor=actor,
-        recorded_at=at,
-        hash=digest,
-    )
-    tournament.version = version
-    tournament.head_hash = digest
-    Tournament.objects.filter(pk=tournament.pk).update(version=version, head_hash=digest)
+    event = TournamentEvent.record(tournament, type_, payload, actor)
     # Seasons project the tournaments' final rankings: imported here, as the seasons read
     # the standings that this module's callers write.
     from tournaments.seasons.projection import after_event
@@ -116,19 +87,7 @@ def record(tournament: Tournament, type_: str, payload: dict[str, Any], actor: s
 
 def verify_chain(tournament_id: int) -> tuple[bool, str]:
     """(valid, head hash) recomputed from the stored events."""
-    previous = ""
-    expected = 1
-    for event in TournamentEvent.objects.filter(tournament_id=tournament_id).order_by("version"):
-        if event.version != expected:
-            return False, previous
-        digest = event_hash(
-            previous, tournament_id, event.version, event.type, event.payload, event.actor, event.recorded_at
-        )
-        if digest != event.hash:
-            return False, previous
-        previous = digest
-        expected += 1
-    return True, previous
+    return TournamentEvent.verify(tournament_id)
 
 
 def actor_of(user: Any) -> str:
