@@ -3,7 +3,7 @@ clubs, tournaments and entries only through these functions.
 
 - `clubs`: who holds which role; `members`: creating a club, its details, members,
   invitations (`club_log`: the club's log);
-- `lifecycle`: create, settings, start, advance (rounds and stages);
+- `tournament_setup`: create, settings; `lifecycle`: start, advance (rounds and stages);
 - `entries`: register, check in, withdraw, reinstate, rename, ratings, table forfeits;
 - `results`: results flowing from finished matches, and the safety-net sweep;
 - `standings`: the standings projection and the final ranking;
@@ -21,10 +21,11 @@ from tournaments.services.entries import (
     withdraw,
 )
 from tournaments.services.errors import Forbidden, NotFound, TournamentError
-from tournaments.services.lifecycle import advance, create_tournament, start_tournament, update_settings
+from tournaments.services.lifecycle import advance, start_tournament
 from tournaments.services.members import create_club
 from tournaments.services.members import grant_role as add_member
 from tournaments.services.results import record_match, record_table_result, sweep
+from tournaments.services.tournament_setup import create_tournament, update_settings
 
 __all__ = [
     "Forbidden",
