@@ -19,7 +19,13 @@ from tournaments.models import Club, Membership, Tournament
 from tournaments.services import appeals, formats, log, team_members
 from tournaments.services.clubs import require_role
 from tournaments.services.errors import NotFound, TournamentError
-from tournaments.services.lifecycle import DEFAULT_STAGE, ENTRY_SIZES, MAX_APPEAL_MINUTES, competition_error, locked
+from tournaments.services.lifecycle import (
+    DEFAULT_STAGE,
+    ENTRY_SIZES,
+    MAX_APPEAL_MINUTES,
+    competition_error,
+    locked,
+)
 from tournaments.services.stage_data import standings_config, table_size
 
 
