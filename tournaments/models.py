@@ -488,73 +488,6 @@ class ClubInvitation(models.Model):
         return f"{self.email} — {self.role} @ {self.club_id}"
 
 
-class RatedMatch(models.Model):
-    """Projection: one finished rated table as the rating fold reads it (`ratings.projection`):
-    its family, its place in the fold's order (`key`: the global position of its match's
-    last event that is not a referee's, then the match id) and its rated players'
-    placements `[[user id, placement], ...]` by user id."""
-
-    match_id = models.UUIDField(unique=True)
-    family = models.CharField(max_length=16)
-    key = models.BigIntegerField()
-    tournament = models.ForeignKey(
-        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
-    )
-    placements = models.JSONField(default=list)
-
-    class Meta:
-        ordering = ["family", "key", "match_id"]
-        indexes = [models.Index(fields=["family", "key", "match_id"], name="tournaments_ratedmatch_order")]
-
-
-class PlayerRating(models.Model):
-    """Projection: a player's rating in a game family after every rated table so far."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
-    family = models.CharField(max_length=16)
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    ordinal = models.FloatField()
-    tables = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["family", "-ordinal", "user"]
-        constraints = [
-            models.UniqueConstraint(fields=["user", "family"], name="tournaments_playerrating_one")
-        ]
-        indexes = [models.Index(fields=["family", "-ordinal"], name="tournaments_rating_board")]
-
-
-class RatingChange(models.Model):
-    """Projection: what one rated table did to one player's rating (the history plot, the
-    profile's results and head-to-head records)."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    family = models.CharField(max_length=16)
-    match_id = models.UUIDField()
-    key = models.BigIntegerField()
-    tournament = models.ForeignKey(
-        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
-    )
-    placement = models.PositiveSmallIntegerField()
-    table_size = models.PositiveSmallIntegerField()
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    ordinal = models.FloatField()
-
-    class Meta:
-        ordering = ["family", "key", "match_id", "user"]
-        constraints = [
-            models.UniqueConstraint(fields=["match_id", "user"], name="tournaments_ratingchange_one")
-        ]
-        indexes = [
-            models.Index(fields=["family", "key", "match_id"], name="tournaments_change_order"),
-            models.Index(fields=["user", "family", "key"], name="tournaments_change_player"),
-        ]
-
-
 class SeatLink(models.Model):
     """A guest entry's way to its seat at an online table (`tournaments.seat_links`): a
     single-use link whose token is stored only as its sha256 (`token_hash`). The token is
@@ -595,4 +528,5 @@ from tournaments.appeals.models import RefereeNote  # noqa: E402,F401  (referee-
 from tournaments.mail.models import OutgoingMail  # noqa: E402,F401
 from tournaments.notices.models import HiddenTab, Notice, NoticeSettings, PushSubscription  # noqa: E402,F401
 from tournaments.open_tables.models import OpenSeat, OpenTable  # noqa: E402,F401  (docs/lobby.md, open tables)
+from tournaments.ratings.models import PlayerRating, RatedMatch, RatingChange  # noqa: E402,F401  (docs/ratings.md)
 from tournaments.seasons.models import League, Season  # noqa: E402,F401  (docs/seasons.md)
