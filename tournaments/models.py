@@ -18,59 +18,6 @@ from django.utils.translation import pgettext_lazy
 from tournaments.chained_log import ChainedEvent
 
 
-class Club(models.Model):
-    name = models.CharField(_("name"), max_length=120)
-    slug = models.SlugField(_("slug"), max_length=80, unique=True)
-    description = models.TextField(_("about the club"), blank=True, default="", max_length=2000)
-    created_at = models.DateTimeField(auto_now_add=True)
-    # The head of the club's log (`ClubEvent`), as a tournament holds its own.
-    version = models.PositiveIntegerField(default=0)
-    head_hash = models.CharField(max_length=64, blank=True, default="")
-
-    class Meta:
-        ordering = ["name"]
-        verbose_name = _("club")
-        verbose_name_plural = _("clubs")
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class Membership(models.Model):
-    """One role of a user in a club; a user may hold several roles and belong to several clubs."""
-
-    OWNER = "owner"
-    ORGANISER = "organiser"
-    REFEREE = "referee"
-    SCOREKEEPER = "scorekeeper"
-    PLAYER = "player"
-    ROLE_CHOICES = [
-        (OWNER, _("owner")),
-        (ORGANISER, _("organiser")),
-        (REFEREE, _("referee")),
-        (SCOREKEEPER, _("scorekeeper")),
-        (PLAYER, _("player")),
-    ]
-    MANAGERS = (OWNER, ORGANISER)
-    REFEREES = (OWNER, ORGANISER, REFEREE)  # who rules on disputes and sees every die
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
-    role = models.CharField(_("role"), max_length=16, choices=ROLE_CHOICES)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["club", "user", "role"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["club", "user", "role"], name="tournaments_membership_unique_role"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.user} — {self.role} @ {self.club}"
-
-
 class Tournament(models.Model):
     DRAFT = "draft"
     REGISTRATION = "registration"
@@ -89,7 +36,7 @@ class Tournament(models.Model):
     ENTRY_CHOICES = [(INDIVIDUAL, _("individual")), (PAIR, _("pair")), (TEAM, _("team"))]
     SEEDING_CHOICES = [("manual", _("manual")), ("rating", _("by rating")), ("draw", _("random draw"))]
 
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
+    club = models.ForeignKey("tournaments.Club", on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(_("name"), max_length=160)
     game = models.CharField(_("game"), max_length=16, choices=GAME_CHOICES)
     ruleset = models.CharField(_("ruleset"), max_length=32)
@@ -430,64 +377,6 @@ class Dispute(models.Model):
         return f"{self.tournament_id}: dispute {self.pk} on table {self.table_id}"
 
 
-class ClubEvent(ChainedEvent):
-    """A club's log: who joined, left, changed roles or was invited, and edits of the club.
-    Append-only and hash-chained per club like the tournament log (`services.club_log`)."""
-
-    OWNER = "club"
-    # The club's id is hashed under "tournament": the key the club log was first chained
-    # with, part of every stored hash (a new key would break the chains already kept).
-    OWNER_KEY = "tournament"
-
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="events")
-
-    class Meta:
-        ordering = ["club", "version"]
-        constraints = [
-            models.UniqueConstraint(fields=["club", "version"], name="tournaments_clubevent_version")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.club_id}#{self.version} {self.type}"
-
-
-class ClubInvitation(models.Model):
-    """A role offered to an email with no account yet: it becomes a membership when an
-    account verifies that email (`services.members.accept_invitations`); its mail tells the
-    invited person (`tournaments.accounts.invitations`)."""
-
-    PENDING = "pending"
-    ACCEPTED = "accepted"
-    CANCELLED = "cancelled"
-    STATUS_CHOICES = [(PENDING, _("pending")), (ACCEPTED, _("accepted")), (CANCELLED, _("cancelled"))]
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
-    email = models.EmailField()
-    role = models.CharField(max_length=16, choices=Membership.ROLE_CHOICES)
-    status = models.CharField(max_length=16, choices=STATUS_CHOICES, default=PENDING)
-    invited_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    accepted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    closed_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["club", "email", "role"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["club", "email", "role"],
-                condition=Q(status="pending"),
-                name="tournaments_invitation_one_pending",
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.email} — {self.role} @ {self.club_id}"
-
-
 class SeatLink(models.Model):
     """A guest entry's way to its seat at an online table (`tournaments.seat_links`): a
     single-use link whose token is stored only as its sha256 (`token_hash`). The token is
@@ -525,6 +414,7 @@ class SeatLink(models.Model):
 
 from tournaments.accounts.models import Account  # noqa: E402,F401  (accounts, mail: docs/accounts.md)
 from tournaments.appeals.models import RefereeNote  # noqa: E402,F401  (referee-only notes)
+from tournaments.clubs.models import Club, ClubEvent, ClubInvitation, Membership  # noqa: E402,F401  (clubs)
 from tournaments.mail.models import OutgoingMail  # noqa: E402,F401
 from tournaments.notices.models import HiddenTab, Notice, NoticeSettings, PushSubscription  # noqa: E402,F401
 from tournaments.open_tables.models import OpenSeat, OpenTable  # noqa: E402,F401  (docs/lobby.md, open tables)

@@ -12,12 +12,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from tournaments.clubs.roles import has_role
 from tournaments.competition import seeding
 from tournaments.exports.data import number_text
 from tournaments.models import Club, Membership, Tournament
 from tournaments.seasons import exports, qualification, seasons
 from tournaments.seasons.models import DEFAULT_POINTS, Season
-from tournaments.services.clubs import has_role
 from tournaments.services.errors import TournamentError
 
 

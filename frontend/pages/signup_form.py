@@ -1,5 +1,5 @@
 """The sign-up form: a username, an email and a password. The email lets a club's invitation
-find the new account (`tournaments.services.members.accept_invitations`)."""
+find the new account (`tournaments.clubs.members.accept_invitations`)."""
 
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ from typing import Any
 from django import template
 
 from cacho.talk.policy import MODERATE
+from tournaments.clubs.roles import DESK
 from tournaments.models import Membership
-from tournaments.services.clubs import DESK
 from tournaments.services.physical import KEEPERS
 
 register = template.Library()

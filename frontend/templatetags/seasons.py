@@ -7,9 +7,9 @@ from typing import Any
 
 from django import template
 
+from tournaments.clubs.roles import has_role
 from tournaments.models import Membership
 from tournaments.seasons.models import Season
-from tournaments.services.clubs import has_role
 
 register = template.Library()
 

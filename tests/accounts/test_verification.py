@@ -13,9 +13,9 @@ from django.utils import translation
 
 from tests.accounts.smtp import Mailbox
 from tournaments.accounts.models import Account
+from tournaments.clubs.members import add_member
 from tournaments.mail.delivery import settle
 from tournaments.models import Club, ClubInvitation, Membership
-from tournaments.services.members import add_member
 
 pytestmark = [pytest.mark.sqlite_too]
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from tournaments.clubs.members import add_member as invite
 from tournaments.models import (
     Club,
     ClubEvent,
@@ -32,7 +33,6 @@ from tournaments.services import (
     withdraw,
 )
 from tournaments.services.desk import disqualify
-from tournaments.services.members import add_member as invite
 
 pytestmark = pytest.mark.django_db
 

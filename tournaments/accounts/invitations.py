@@ -1,6 +1,6 @@
 """A club's invitation by email tells the invited person: the link opens the sign-up with
 that address; once the address is verified the invitation becomes a membership
-(`tournaments.services.members.accept_invitations`)."""
+(`tournaments.clubs.members.accept_invitations`)."""
 
 from __future__ import annotations
 

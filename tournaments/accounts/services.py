@@ -87,7 +87,7 @@ def send_verification(user: Any, *, language: str | None = None) -> str | None:
 def verify_email(token: str) -> Any:
     """Follow a verification link: the address becomes the account's, verified; the clubs
     that invited it make the account a member. Answers the user."""
-    from tournaments.services.members import accept_invitations
+    from tournaments.clubs.members import accept_invitations
 
     try:
         data = signing.loads(token, salt=VERIFY_SALT, max_age=settings.CACHO_VERIFY_EMAIL_SECONDS)

@@ -21,10 +21,11 @@ from rest_framework.views import APIView
 from tournaments import matches
 from tournaments.api import serializers as s
 from tournaments.api.views import ERRORS, exception_handler
+from tournaments.clubs import members
+from tournaments.clubs.roles import DESK, has_role
 from tournaments.models import ClubInvitation, Dispute, Entry, Membership, Round, Table, Tournament
 from tournaments.reads import printables
-from tournaments.services import appeals, clock, desk, members, seat_links
-from tournaments.services.clubs import DESK, has_role
+from tournaments.services import appeals, clock, desk, seat_links
 from tournaments.services.entries import late_entry_stage
 from tournaments.services.errors import NotFound, TournamentError
 

@@ -14,9 +14,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.views import ERRORS, exception_handler
+from tournaments.clubs.roles import DESK, require_role
 from tournaments.models import Table
 from tournaments.services import seat_links
-from tournaments.services.clubs import DESK, require_role
 from tournaments.services.errors import NotFound, TournamentError
 
 

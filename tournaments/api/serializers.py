@@ -8,8 +8,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tournaments import matches
+from tournaments.clubs.roles import has_role
 from tournaments.models import Club, Entry, Membership, Round, Table, Tournament, TournamentEvent
-from tournaments.services.clubs import has_role
 
 
 class ClubSerializer(serializers.ModelSerializer):

@@ -24,9 +24,10 @@ from rest_framework.views import APIView
 from cacho.api import errors as api_errors
 from tournaments import exports, services
 from tournaments.api import serializers as s
+from tournaments.clubs import members
 from tournaments.models import Club, Entry, Membership, Tournament
 from tournaments.reads import catalogue
-from tournaments.services import desk, members, standings, team_members
+from tournaments.services import desk, standings, team_members
 
 ERRORS = {
     400: OpenApiResponse(s.ErrorSerializer, description="Bad input: {code, message}"),

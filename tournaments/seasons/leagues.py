@@ -13,9 +13,9 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from tournaments.clubs.roles import has_role
 from tournaments.models import Club, Membership
 from tournaments.seasons.models import League, LeagueClub, LeagueRole
-from tournaments.services.clubs import has_role
 from tournaments.services.errors import Forbidden, NotFound, TournamentError
 
 

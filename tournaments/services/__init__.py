@@ -10,7 +10,9 @@ clubs, tournaments and entries only through these functions.
 - `formats`, `rankings`, `stage_data`, `stage_rows`, `tables`, `log`, `failures`: their parts.
 """
 
-from tournaments.services.clubs import has_role, require_role
+from tournaments.clubs.members import create_club
+from tournaments.clubs.members import grant_role as add_member
+from tournaments.clubs.roles import has_role, require_role
 from tournaments.services.entries import (
     check_in,
     forfeit_table,
@@ -22,8 +24,6 @@ from tournaments.services.entries import (
 )
 from tournaments.services.errors import Forbidden, NotFound, TournamentError
 from tournaments.services.lifecycle import advance, start_tournament
-from tournaments.services.members import create_club
-from tournaments.services.members import grant_role as add_member
 from tournaments.services.results import record_match, record_table_result, sweep
 from tournaments.services.tournament_setup import create_tournament, update_settings
 

@@ -21,9 +21,9 @@ from django.utils.translation import gettext as _
 
 from cacho.engine.errors import RuleError
 from tournaments import matches
+from tournaments.clubs.roles import DESK, require_role
 from tournaments.models import Round, Table, Tournament
 from tournaments.services import clock, log
-from tournaments.services.clubs import DESK, require_role
 from tournaments.services.errors import TournamentError
 from tournaments.services.lifecycle import locked
 

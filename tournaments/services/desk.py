@@ -24,10 +24,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import matches
+from tournaments.clubs.members import user_by_username
+from tournaments.clubs.roles import DESK, require_role
 from tournaments.competition import seeding
 from tournaments.models import Entry, Membership, Tournament
 from tournaments.services import log, team_members
-from tournaments.services.clubs import DESK, require_role
 from tournaments.services.entries import (
     NAME_LENGTH,
     _entry_locked,
@@ -38,7 +39,6 @@ from tournaments.services.entries import (
 )
 from tournaments.services.errors import TournamentError
 from tournaments.services.lifecycle import PLAYING_STATUSES, close_check_in_locked, locked
-from tournaments.services.members import user_by_username
 
 MAX_LINES = 500
 REASON_LENGTH = 500

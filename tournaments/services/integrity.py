@@ -9,9 +9,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from tournaments import matches
+from tournaments.clubs.roles import has_role
 from tournaments.integrity import reader, signals
 from tournaments.models import Club, Dispute, Membership
-from tournaments.services.clubs import has_role
 from tournaments.services.errors import NotFound, TournamentError
 
 

@@ -19,13 +19,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import matches
+from tournaments.clubs.roles import require_role
 from tournaments.competition import seeding
 from tournaments.competition.entries import Entry as CoreEntry
 from tournaments.competition.errors import CompetitionError
 from tournaments.models import Entry, Membership, Round, Stage, Table, TableSeat, Tournament
 from tournaments.notices.triggers import round_drawn_after_commit
 from tournaments.services import appeals, failures, formats, log, rankings, standings, tables, team_members
-from tournaments.services.clubs import require_role
 from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.stage_data import ALALAY_EVENT
 from tournaments.services.stage_rows import stage_input

@@ -9,9 +9,9 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournaments.clubs.roles import require_role
 from tournaments.models import Membership, Tournament
 from tournaments.ratings.reading import entry_ratings
-from tournaments.services.clubs import require_role
 from tournaments.services.entries import set_rating
 from tournaments.services.errors import NotFound, TournamentError
 

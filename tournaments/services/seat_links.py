@@ -35,9 +35,9 @@ from django.utils.translation import gettext as _
 
 from cacho.edge import limits
 from tournaments import matches
+from tournaments.clubs.roles import DESK, has_role, require_role
 from tournaments.models import Entry, Round, SeatLink, Table, TableSeat
 from tournaments.services import log
-from tournaments.services.clubs import DESK, has_role, require_role
 from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.lifecycle import locked
 

@@ -12,9 +12,9 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournaments.clubs.roles import DESK, require_role
 from tournaments.models import Entry, Table, TableSeat, Tournament
 from tournaments.services import log
-from tournaments.services.clubs import DESK, require_role
 from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.lifecycle import PLAYING_STATUSES, locked
 from tournaments.services.team_members import check_free, parse_member

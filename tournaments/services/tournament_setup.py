@@ -13,11 +13,11 @@ from django.utils.translation import gettext as _
 
 from cacho.engine.errors import RuleError
 from tournaments import matches
+from tournaments.clubs.roles import require_role
 from tournaments.competition import seeding
 from tournaments.competition.errors import CompetitionError
 from tournaments.models import Club, Membership, Tournament
 from tournaments.services import appeals, formats, log, team_members
-from tournaments.services.clubs import require_role
 from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.lifecycle import (
     DEFAULT_STAGE,

@@ -22,9 +22,9 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from tournaments.clubs import log as club_log
+from tournaments.clubs.roles import roles_of
 from tournaments.models import Club, ClubInvitation, Membership
-from tournaments.services import club_log
-from tournaments.services.clubs import roles_of
 from tournaments.services.errors import Forbidden, NotFound, TournamentError
 from tournaments.services.log import actor_of
 from tournaments.services.usernames import user_by_username
