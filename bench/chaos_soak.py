@@ -16,7 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script, from anywhere
 
-from bench.chaos import APP, Cluster, Ledger, check, database, main, seat
+from bench.chaos import main
+from bench.chaos_cluster import APP, Cluster
+from bench.chaos_watch import Ledger, check, database, seat
 from bench.live_setup import make_matches
 
 
