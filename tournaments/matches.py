@@ -37,6 +37,16 @@ def traits(ruleset: str) -> dict[str, Any]:
     return game_for(ruleset).traits.as_json()
 
 
+def ruling_form(ruleset: str) -> dict[str, Any]:
+    """What a referee's ruling form offers for this ruleset's game: each ruling kind with the
+    fields it asks (`fields`), and the values of a field offered as a list (`choices`)."""
+    game = game_for(ruleset)
+    return {
+        "fields": {kind: list(names) for kind, names in game.ruling_fields.items()},
+        "choices": {name: list(values) for name, values in game.ruling_choices.items()},
+    }
+
+
 def option_specs(ruleset: str) -> tuple[Any, ...]:
     """The options of a ruleset, from the engine (name, values, default)."""
     return game_for(ruleset).options(ruleset)

@@ -11,6 +11,7 @@ from django.utils.translation import ngettext, npgettext, pgettext
 
 from tournaments.models import Entry, Membership, Round, Stage, Table, Tournament
 from tournaments.reads import catalogue
+from tournaments.services.stage_data import DEFAULT_STAGE_NAMES
 
 
 def _statuses() -> dict[str, str]:
@@ -326,6 +327,7 @@ def labels() -> dict[str, Any]:
         "rulesets": catalogue.ruleset_names(),
         "criteria": catalogue.criteria_names(),
         "formats": {f["format"]: f["name"] for f in catalogue.formats()},
+        "default_stage_names": list(DEFAULT_STAGE_NAMES),
         "ruleset": _("Ruleset"),
         "format": _("Format"),
         "turn_time": _("Turn time"),

@@ -16,10 +16,7 @@ from django.utils.translation import pgettext
 
 from tournaments import matches
 from tournaments.competition import tables
-from tournaments.services.stage_data import USUAL_STAGES
-
-# The rulesets in the order an organiser meets them.
-ORDER = ("dudo", "cacho-chileno", "cacho-online", "liars-dice", "alalay")
+from tournaments.services.stage_data import ELIMINATION, SCORES, competed_by, usual_stages
 
 
 def ruleset_names() -> dict[str, str]:
@@ -148,8 +145,8 @@ def _option_specs(ruleset: str) -> list[tuple[str, tuple[object, ...], object]]:
 
 def rulesets() -> list[dict[str, Any]]:
     """Every ruleset with its game and options, in the active language."""
-    known = [r for game in matches.rulesets().values() for r in game]
-    ordered = [r for r in ORDER if r in known] + sorted(r for r in known if r not in ORDER)
+    # in the order an organiser meets them: the engine's, game by game
+    ordered = [r for game in matches.rulesets().values() for r in game]
     names, descriptions, texts, values = ruleset_names(), _descriptions(), _options(), _value_names()
     result = []
     for ruleset in ordered:
@@ -176,8 +173,8 @@ def rulesets() -> list[dict[str, Any]]:
                 "name": names.get(ruleset, ruleset),
                 "description": descriptions.get(ruleset, ""),
                 "options": options,
-                "main_format": USUAL_STAGES[matches.game_of(ruleset)]["main"],
-                "playoff_format": USUAL_STAGES[matches.game_of(ruleset)]["playoffs"],
+                "main_format": usual_stages(matches.game_of(ruleset))["main"],
+                "playoff_format": usual_stages(matches.game_of(ruleset))["playoffs"],
                 "time_policies": time_policies(ruleset),
                 # Whether its tournaments take pairs and teams (docs/tournaments.md).
                 "team_seats": matches.team_seats(ruleset),
@@ -239,13 +236,16 @@ def formats() -> list[dict[str, Any]]:
 
     # The bounds the competition core enforces (`tables.SMALLEST_TABLE`..`LARGEST_TABLE`: 2–6).
     table_size = param("table_size", _("Players per table"), 6, tables.SMALLEST_TABLE, tables.LARGEST_TABLE)
-    both = ["dudo", "alalay"]
+    every_game = list(matches.rulesets())
+    # brackets and table elimination rank by who goes out; an Alalay event by the totals
+    elimination = [game for game in every_game if competed_by(game) == ELIMINATION]
+    scores = [game for game in every_game if competed_by(game) == SCORES]
     return [
         {
             "format": "swiss",
             "name": _("Swiss"),
             "help": _("Swiss: several rounds, players with similar scores meet."),
-            "games": both,
+            "games": every_game,
             "params": [
                 param("rounds", _("Rounds"), 3, 1, 50),
                 table_size,
@@ -259,21 +259,21 @@ def formats() -> list[dict[str, Any]]:
             "format": "round_robin",
             "name": _("Round robin"),
             "help": _("Round robin: everyone plays everyone in their group."),
-            "games": both,
+            "games": every_game,
             "params": [param("groups", _("Groups"), 1, 1, 64), {**table_size, "default": 2}],
         },
         {
             "format": "table_elimination",
             "name": _("Table elimination"),
             "help": _("Table elimination: the best of each table go on."),
-            "games": ["dudo"],
+            "games": elimination,
             "params": [table_size, param("advance_per_table", _("Go on from each table"), 3, 1, 5)],
         },
         {
             "format": "single_elimination",
             "name": _("Single elimination"),
             "help": _("Single elimination bracket."),
-            "games": ["dudo"],
+            "games": elimination,
             "params": [
                 {
                     "name": "third_place",
@@ -291,21 +291,21 @@ def formats() -> list[dict[str, Any]]:
             "format": "double_elimination",
             "name": _("Double elimination"),
             "help": _("Double elimination bracket (a second chance)."),
-            "games": ["dudo"],
+            "games": elimination,
             "params": [],
         },
         {
             "format": "final_table",
             "name": _("Final table"),
             "help": _("One final table."),
-            "games": both,
+            "games": every_game,
             "params": [],
         },
         {
             "format": "alalay_event",
             "name": _("Alalay event"),
             "help": _("Alalay event: qualifying rounds, then a final table."),
-            "games": ["alalay"],
+            "games": scores,
             "params": [
                 {**table_size, "default": 4},
                 param("qualifying_rounds", _("Qualifying rounds"), 3, 1, 20),

@@ -29,14 +29,9 @@ from tournaments.notices.triggers import round_drawn_after_commit
 from tournaments.services import appeals, failures, formats, log, rankings, standings, tables, team_members
 from tournaments.services.clubs import require_role
 from tournaments.services.errors import NotFound, TournamentError
-from tournaments.services.stage_data import ALALAY_EVENT, standings_config, table_size
+from tournaments.services.stage_data import default_stage, standings_config, table_size
 from tournaments.services.stage_rows import stage_input
 
-# A tournament that names no stages plays the usual event of its game.
-DEFAULT_STAGE: dict[str, dict[str, Any]] = {
-    "dudo": {"name": "swiss", "format": "swiss", "params": {"rounds": 3, "table_size": 6}},
-    "alalay": {"name": "alalay", "format": ALALAY_EVENT, "params": {}},
-}
 MAX_APPEAL_MINUTES = 24 * 60
 ENTRY_SIZES = {Tournament.INDIVIDUAL: (1, 1), Tournament.PAIR: (2, 2), Tournament.TEAM: (2, 8)}
 PLAYING_STATUSES = (Entry.REGISTERED, Entry.CHECKED_IN, Entry.ACTIVE)
@@ -115,7 +110,7 @@ def create_tournament(
     _check_player_chat(player_chat)
     if seeding_method not in seeding.METHODS:
         raise TournamentError("seeding-method-unknown", _("Seeding is manual, by rating or a draw."))
-    plan = stages or [dict(DEFAULT_STAGE[game])]
+    plan = stages or [default_stage(game)]
     if (standings or {}).get("scale") == "reported":
         # No result carries points yet (a physical table's scorekeeper will report them).
         raise TournamentError("scale-unavailable", _("No result reports points: choose another scale."))

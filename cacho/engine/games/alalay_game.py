@@ -12,6 +12,7 @@ from cacho.engine.alalay.bots import bot_payload as alalay_bot_payload
 from cacho.engine.alalay.record import parse_record as parse_alalay_record
 from cacho.engine.alalay.record import ruling_of as alalay_record_ruling
 from cacho.engine.alalay.results import match_results as alalay_results
+from cacho.engine.alalay.scorecard import GRANDE_BOXES
 from cacho.engine.bots import BotRandom
 from cacho.engine.errors import RuleError
 from cacho.engine.games.payloads import (
@@ -34,6 +35,8 @@ from cacho.engine.undo import Undo
 from cacho.engine.viewer import Viewer
 
 BOX_NAMES = (*alalay.BOXES, "grande")
+# A corrected turn names "grande" for either grande box (the free one, or the one replaced).
+RULING_BOXES = tuple(box for box in BOX_NAMES if box not in GRANDE_BOXES)
 
 
 class AlalayGame(EngineGame):
@@ -43,6 +46,15 @@ class AlalayGame(EngineGame):
     time_policies: tuple[str, ...] = alalay_at_time.POLICIES
     bot_strengths: tuple[str, ...] = ("random",)  # its one policy (alalay/bots.py)
     ruling_kinds = frozenset(KINDS) - {"void-round", "adjust-dice"}
+    ruling_fields: Mapping[str, tuple[str, ...]] = {
+        "uphold": (),
+        "correct-turn": ("turn", "box", "points", "scratch"),
+        "award-result": ("placements",),
+        "penalty": ("seat", "points"),
+        "disqualify": ("seat",),
+        "reopen": ("turn",),
+    }
+    ruling_choices: Mapping[str, tuple[str, ...]] = {"box": RULING_BOXES}
 
     def round_facts(self, events: Sequence[Event]) -> tuple[RoundFacts, ...]:
         return ()  # no bid, no call: nothing for the integrity signals

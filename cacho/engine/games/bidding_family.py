@@ -49,6 +49,16 @@ class BiddingGame(EngineGame):
     time_policies: tuple[str, ...] = bidding_at_time.POLICIES
     bot_strengths: tuple[str, ...] = ("random", "reasoning")
     ruling_kinds = frozenset(KINDS) - {"correct-turn"}
+    ruling_fields: Mapping[str, tuple[str, ...]] = {
+        "uphold": (),
+        "void-round": ("round",),
+        "adjust-dice": ("player", "delta"),
+        "award-result": ("placements",),
+        "penalty": ("seat", "dice"),
+        "disqualify": ("seat",),
+        "reopen": ("round",),
+    }
+    ruling_choices: Mapping[str, tuple[str, ...]] = {}
 
     def round_facts(self, events: Sequence[Event]) -> tuple[RoundFacts, ...]:
         return bidding_round_facts(events)

@@ -51,6 +51,12 @@ class Game(Protocol):
     time_policies: tuple[str, ...]
     # The bots' strengths, the plainest first (docs/engine.md, "Bots").
     bot_strengths: tuple[str, ...]
+    # The ruling kinds this game decides (cacho.engine.rulings).
+    ruling_kinds: frozenset[str]
+    # The rulings a referee's form offers, in its order, each with the fields it asks.
+    ruling_fields: Mapping[str, tuple[str, ...]]
+    # The values a ruling's field takes, for a field the form offers as a list.
+    ruling_choices: Mapping[str, tuple[str, ...]]
 
     def rulesets(self) -> tuple[str, ...]: ...
 
@@ -180,6 +186,8 @@ class EngineGame:
 
     engine: Any
     ruling_kinds: frozenset[str]
+    ruling_fields: Mapping[str, tuple[str, ...]]
+    ruling_choices: Mapping[str, tuple[str, ...]]
 
     def parse_ruling(
         self, state: State, payload: Mapping[str, Any], at: int | None, reason: str = ""
