@@ -29,6 +29,24 @@ def ruleset_names() -> dict[str, str]:
     }
 
 
+def box_names() -> dict[str, str]:
+    """The names a table calls the Alalay scoresheet's boxes (the engine's box codes, in its
+    order), for the live table, the scorekeeper and the printed sheets alike."""
+    return {
+        "ones": pgettext("alalay box", "Balas (ones)"),
+        "twos": pgettext("alalay box", "Tontos (twos)"),
+        "threes": pgettext("alalay box", "Trenes (threes)"),
+        "fours": pgettext("alalay box", "Cuadras (fours)"),
+        "fives": pgettext("alalay box", "Quinas (fives)"),
+        "sixes": pgettext("alalay box", "Cenas (sixes)"),
+        "straight": pgettext("alalay box", "Escalera (straight)"),
+        "full": pgettext("alalay box", "Full"),
+        "four": pgettext("alalay box", "Póker (four)"),
+        "grande_1": pgettext("alalay box", "Grande"),
+        "grande_2": pgettext("alalay box", "Grande"),
+    }
+
+
 def _descriptions() -> dict[str, str]:
     return {
         "dudo": _(
