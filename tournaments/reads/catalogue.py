@@ -1,7 +1,8 @@
 """What an organiser chooses from, in plain language: each ruleset with its game and its
 options (allowed values and default from the engine, a title and a help text translated
-here), the stage formats with their parameters, the standings' points scales and bye
-points, and the names of the standings criteria.
+here), the stage formats with their parameters and the games they suit, the standings'
+points scales and bye points, the names of the standings criteria, and the names of the
+Alalay scoresheet's boxes.
 
 Served by `GET /api/rulesets` and used by the organiser console. Every text is translated
 when the function is called, so call these inside a request (its language is active).
@@ -254,7 +255,7 @@ def formats() -> list[dict[str, Any]]:
 
     # The bounds the competition core enforces (`tables.SMALLEST_TABLE`..`LARGEST_TABLE`: 2–6).
     table_size = param("table_size", _("Players per table"), 6, tables.SMALLEST_TABLE, tables.LARGEST_TABLE)
-    every_game = list(matches.rulesets())
+    every_game = list(matches.rulesets())  # the engine's games, each with its rulesets
     # brackets and table elimination rank by who goes out; an Alalay event by the totals
     elimination = [game for game in every_game if competed_by(game) == ELIMINATION]
     scores = [game for game in every_game if competed_by(game) == SCORES]
