@@ -33,6 +33,9 @@ PARAMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "call-time": ((), ("policy", "round_under_way")),
 }
 KINDS = tuple(PARAMS)
+# The kinds a referee commits as a dispute's ruling: pause and resume are the table's own
+# buttons, and calling time is a director's.
+REFEREE_KINDS = tuple(kind for kind in KINDS if kind not in ("pause", "resume", "call-time"))
 # Rulings that can change who won or how the seats placed.
 RESULT_KINDS = frozenset({"adjust-dice", "correct-turn", "award-result", "penalty", "disqualify", "reopen"})
 

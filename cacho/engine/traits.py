@@ -5,8 +5,13 @@ that no page, API or list branches on a game's name (`Game.traits`, `Game.table_
 left in the bidding games, the card's "total" in Alalay), whether a round has a standing
 bid, whether each seat keeps a scoresheet whose marks (de mano, de huevo) the events tell,
 whether a seat may be a pair or a team (`team_seats`: members taking the turns in rotation,
-Alalay's AL-8; in the bidding games every player holds their own dice), and the rule terms
-the game uses (keys of the pages' glossary of terms).
+Alalay's AL-8; in the bidding games every player holds their own dice), the rule terms
+the game uses (keys of the pages' glossary of terms), and a scoresheet's boxes as the table
+writes them (`sheet_columns`, then `sheet_foot` under them; none without a scoresheet).
+
+The shells key what differs between the games' competitions on `standing` (a game of dice
+left is one of elimination, a game of totals one of scores): the tournaments' usual stages
+and standings, the formats a game suits.
 
 `TableLine` is a live table in one line, from its spectator view (JSON or not): each seat
 with its standing and whether it is out, who acts, the standing bid, the round, and the
@@ -20,6 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from cacho.engine.alalay.scorecard import GRANDE_BOXES, SHEET_COLUMNS
+
 
 @dataclass(frozen=True)
 class Traits:
@@ -28,6 +35,8 @@ class Traits:
     scoresheet: bool
     terms: tuple[str, ...]
     team_seats: bool = False
+    sheet_columns: tuple[tuple[str, ...], ...] = ()
+    sheet_foot: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -36,6 +45,8 @@ class Traits:
             "scoresheet": self.scoresheet,
             "terms": list(self.terms),
             "team_seats": self.team_seats,
+            "sheet_columns": [list(column) for column in self.sheet_columns],
+            "sheet_foot": list(self.sheet_foot),
         }
 
 
@@ -51,6 +62,8 @@ ALALAY = Traits(
     scoresheet=True,
     terms=("de_mano", "de_huevo", "turning", "dormida", "scratch"),
     team_seats=True,
+    sheet_columns=SHEET_COLUMNS,
+    sheet_foot=GRANDE_BOXES,
 )
 
 

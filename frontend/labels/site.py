@@ -11,6 +11,7 @@ from django.utils.translation import ngettext, npgettext, pgettext
 
 from tournaments.models import Entry, Membership, Round, Stage, Table, Tournament
 from tournaments.reads import catalogue
+from tournaments.services.stage_data import DEFAULT_STAGE_NAMES
 
 
 def _statuses() -> dict[str, str]:
@@ -266,19 +267,7 @@ def labels() -> dict[str, Any]:
             "restart": _("Round restarted"),
         },
         # alalay
-        "boxes": {
-            "ones": pgettext("alalay box", "Balas (ones)"),
-            "twos": pgettext("alalay box", "Tontos (twos)"),
-            "threes": pgettext("alalay box", "Trenes (threes)"),
-            "fours": pgettext("alalay box", "Cuadras (fours)"),
-            "fives": pgettext("alalay box", "Quinas (fives)"),
-            "sixes": pgettext("alalay box", "Cenas (sixes)"),
-            "straight": pgettext("alalay box", "Escalera (straight)"),
-            "full": pgettext("alalay box", "Full"),
-            "four": pgettext("alalay box", "Póker (four)"),
-            "grande_1": pgettext("alalay box", "Grande"),
-            "grande_2": pgettext("alalay box", "Grande"),
-        },
+        "boxes": catalogue.box_names(),
         "throw": _("Throw"),
         "reroll": _("Re-roll the others"),
         "keep_hint": _("Choose the dice to keep, then re-roll the others."),
@@ -326,6 +315,7 @@ def labels() -> dict[str, Any]:
         "rulesets": catalogue.ruleset_names(),
         "criteria": catalogue.criteria_names(),
         "formats": {f["format"]: f["name"] for f in catalogue.formats()},
+        "default_stage_names": list(DEFAULT_STAGE_NAMES),
         "ruleset": _("Ruleset"),
         "format": _("Format"),
         "turn_time": _("Turn time"),

@@ -16,6 +16,7 @@ from cacho.engine import bidding
 from cacho.engine.alalay import BOXES
 from cacho.engine.errors import RuleError
 from cacho.engine.games import GAMES, DiceNeeded, Game
+from cacho.engine.rulings import PARAMS, REFEREE_KINDS
 from cacho.engine.viewer import Viewer
 
 RULESETS = ("dudo", "cacho-chileno", "cacho-online", "liars-dice", "alalay")
@@ -397,3 +398,17 @@ def assert_dice_conserved(before: tuple[int, ...], after: tuple[int, ...], event
         elif isinstance(event, bidding.PlayerAbandoned):
             counts[["ana", "beto", "caro"].index(event.player)] -= event.dice_lost
     assert tuple(counts) == after
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_ruling_form_offers_what_the_game_decides(name: str) -> None:
+    """A referee's form (`ruling_fields`, `ruling_choices`) offers only rulings the game
+    decides, each asking only fields that ruling takes, and a listed box is one it accepts."""
+    game = GAMES[name]
+    assert set(game.ruling_fields) == set(REFEREE_KINDS) & game.ruling_kinds
+    for kind, fields in game.ruling_fields.items():
+        required, optional = PARAMS[kind]
+        assert set(required) <= set(fields) <= {*required, *optional}, kind
+    for listed, values in game.ruling_choices.items():
+        assert any(listed in fields for fields in game.ruling_fields.values()), listed
+        assert len(set(values)) == len(values)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from cacho.engine.alalay.scorecard import BOXES
 from cacho.engine.errors import RuleError
 from cacho.engine.games import GAMES, DiceNeeded, Game, game_named
 from cacho.engine.viewer import Viewer
@@ -29,6 +30,8 @@ def test_each_game_says_what_its_seats_hold_and_whether_it_bids() -> None:
         "scoresheet": False,
         "terms": ["dudo", "calza", "paso", "salpicon", "palifico", "obligado", "aces"],
         "team_seats": False,
+        "sheet_columns": [],
+        "sheet_foot": [],
     }
     alalay = GAMES["alalay"].traits
     assert (alalay.standing, alalay.bids, alalay.scoresheet, alalay.team_seats) == (
@@ -38,6 +41,10 @@ def test_each_game_says_what_its_seats_hold_and_whether_it_bids() -> None:
         True,
     )
     assert "turning" in alalay.terms and "dudo" not in alalay.terms
+    # the card as the table writes it: every box once, three columns, the grandes under them
+    assert [len(column) for column in alalay.sheet_columns] == [3, 3, 3]
+    written = [box for column in alalay.sheet_columns for box in column] + list(alalay.sheet_foot)
+    assert sorted(written) == sorted(BOXES)
     assert game_named("alalay") is GAMES["alalay"]
     with pytest.raises(RuleError) as error:
         game_named("poker")

@@ -450,6 +450,8 @@ def test_the_printables_of_a_round(make_user: Any) -> None:
         and "Escalera (straight)" in sheets
         and sheets.count('data-box="grande_') == 10
     )
+    # what each box scores, from the engine's points
+    assert "1 × ⚀" in sheets and "25 / 20" in sheets and "45 / 40" in sheets
     assert all(name in sheets for name in ("Ana", "Beto", "Caro", "Dani", "Eli"))
 
 

@@ -95,6 +95,7 @@ def dispute_json(dispute: Dispute, user: Any) -> dict[str, Any]:
         "match": str(dispute.match_id),
         "ruleset": tournament.ruleset,
         "game": tournament.game,
+        "ruling_form": matches.ruling_form(tournament.ruleset),
         "pinned": {
             "round": dispute.pinned_round,
             "turn": dispute.pinned_turn,

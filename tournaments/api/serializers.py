@@ -7,6 +7,7 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from cacho.engine.games import GAMES
 from tournaments import matches
 from tournaments.clubs.roles import has_role
 from tournaments.models import Club, Entry, Membership, Round, Table, Tournament, TournamentEvent
@@ -355,7 +356,7 @@ class RulesetTimePolicySerializer(serializers.Serializer):
 
 class RulesetSerializer(serializers.Serializer):
     ruleset = serializers.CharField(help_text="The code to send as a tournament's `ruleset`.")
-    game = serializers.ChoiceField(choices=["dudo", "alalay"])
+    game = serializers.ChoiceField(choices=list(GAMES))
     name = serializers.CharField()
     description = serializers.CharField()
     options = RulesetOptionSerializer(many=True)

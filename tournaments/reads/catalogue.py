@@ -1,7 +1,8 @@
 """What an organiser chooses from, in plain language: each ruleset with its game and its
 options (allowed values and default from the engine, a title and a help text translated
-here), the stage formats with their parameters, the standings' points scales and bye
-points, and the names of the standings criteria.
+here), the stage formats with their parameters and the games they suit, the standings'
+points scales and bye points, the names of the standings criteria, and the names of the
+Alalay scoresheet's boxes.
 
 Served by `GET /api/rulesets` and used by the organiser console. Every text is translated
 when the function is called, so call these inside a request (its language is active).
@@ -16,10 +17,7 @@ from django.utils.translation import pgettext
 
 from tournaments import matches
 from tournaments.competition import tables
-from tournaments.services.stage_data import USUAL_STAGES
-
-# The rulesets in the order an organiser meets them.
-ORDER = ("dudo", "cacho-chileno", "cacho-online", "liars-dice", "alalay")
+from tournaments.services.stage_data import ELIMINATION, SCORES, competed_by, usual_stages
 
 
 def ruleset_names() -> dict[str, str]:
@@ -29,6 +27,24 @@ def ruleset_names() -> dict[str, str]:
         "cacho-online": pgettext("ruleset", "Cacho online"),
         "liars-dice": pgettext("ruleset", "Liar's dice"),
         "alalay": pgettext("ruleset", "Cacho Alalay"),
+    }
+
+
+def box_names() -> dict[str, str]:
+    """The names a table calls the Alalay scoresheet's boxes (the engine's box codes, in its
+    order), for the live table, the scorekeeper and the printed sheets alike."""
+    return {
+        "ones": pgettext("alalay box", "Balas (ones)"),
+        "twos": pgettext("alalay box", "Tontos (twos)"),
+        "threes": pgettext("alalay box", "Trenes (threes)"),
+        "fours": pgettext("alalay box", "Cuadras (fours)"),
+        "fives": pgettext("alalay box", "Quinas (fives)"),
+        "sixes": pgettext("alalay box", "Cenas (sixes)"),
+        "straight": pgettext("alalay box", "Escalera (straight)"),
+        "full": pgettext("alalay box", "Full"),
+        "four": pgettext("alalay box", "Póker (four)"),
+        "grande_1": pgettext("alalay box", "Grande"),
+        "grande_2": pgettext("alalay box", "Grande"),
     }
 
 
@@ -148,8 +164,8 @@ def _option_specs(ruleset: str) -> list[tuple[str, tuple[object, ...], object]]:
 
 def rulesets() -> list[dict[str, Any]]:
     """Every ruleset with its game and options, in the active language."""
-    known = [r for game in matches.rulesets().values() for r in game]
-    ordered = [r for r in ORDER if r in known] + sorted(r for r in known if r not in ORDER)
+    # in the order an organiser meets them: the engine's, game by game
+    ordered = [r for game in matches.rulesets().values() for r in game]
     names, descriptions, texts, values = ruleset_names(), _descriptions(), _options(), _value_names()
     result = []
     for ruleset in ordered:
@@ -176,8 +192,8 @@ def rulesets() -> list[dict[str, Any]]:
                 "name": names.get(ruleset, ruleset),
                 "description": descriptions.get(ruleset, ""),
                 "options": options,
-                "main_format": USUAL_STAGES[matches.game_of(ruleset)]["main"],
-                "playoff_format": USUAL_STAGES[matches.game_of(ruleset)]["playoffs"],
+                "main_format": usual_stages(matches.game_of(ruleset))["main"],
+                "playoff_format": usual_stages(matches.game_of(ruleset))["playoffs"],
                 "time_policies": time_policies(ruleset),
                 # Whether its tournaments take pairs and teams (docs/tournaments.md).
                 "team_seats": matches.team_seats(ruleset),
@@ -239,13 +255,16 @@ def formats() -> list[dict[str, Any]]:
 
     # The bounds the competition core enforces (`tables.SMALLEST_TABLE`..`LARGEST_TABLE`: 2–6).
     table_size = param("table_size", _("Players per table"), 6, tables.SMALLEST_TABLE, tables.LARGEST_TABLE)
-    both = ["dudo", "alalay"]
+    every_game = list(matches.rulesets())  # the engine's games, each with its rulesets
+    # brackets and table elimination rank by who goes out; an Alalay event by the totals
+    elimination = [game for game in every_game if competed_by(game) == ELIMINATION]
+    scores = [game for game in every_game if competed_by(game) == SCORES]
     return [
         {
             "format": "swiss",
             "name": _("Swiss"),
             "help": _("Swiss: several rounds, players with similar scores meet."),
-            "games": both,
+            "games": every_game,
             "params": [
                 param("rounds", _("Rounds"), 3, 1, 50),
                 table_size,
@@ -259,21 +278,21 @@ def formats() -> list[dict[str, Any]]:
             "format": "round_robin",
             "name": _("Round robin"),
             "help": _("Round robin: everyone plays everyone in their group."),
-            "games": both,
+            "games": every_game,
             "params": [param("groups", _("Groups"), 1, 1, 64), {**table_size, "default": 2}],
         },
         {
             "format": "table_elimination",
             "name": _("Table elimination"),
             "help": _("Table elimination: the best of each table go on."),
-            "games": ["dudo"],
+            "games": elimination,
             "params": [table_size, param("advance_per_table", _("Go on from each table"), 3, 1, 5)],
         },
         {
             "format": "single_elimination",
             "name": _("Single elimination"),
             "help": _("Single elimination bracket."),
-            "games": ["dudo"],
+            "games": elimination,
             "params": [
                 {
                     "name": "third_place",
@@ -291,21 +310,21 @@ def formats() -> list[dict[str, Any]]:
             "format": "double_elimination",
             "name": _("Double elimination"),
             "help": _("Double elimination bracket (a second chance)."),
-            "games": ["dudo"],
+            "games": elimination,
             "params": [],
         },
         {
             "format": "final_table",
             "name": _("Final table"),
             "help": _("One final table."),
-            "games": both,
+            "games": every_game,
             "params": [],
         },
         {
             "format": "alalay_event",
             "name": _("Alalay event"),
             "help": _("Alalay event: qualifying rounds, then a final table."),
-            "games": ["alalay"],
+            "games": scores,
             "params": [
                 {**table_size, "default": 4},
                 param("qualifying_rounds", _("Qualifying rounds"), 3, 1, 20),

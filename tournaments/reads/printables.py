@@ -11,14 +11,15 @@ from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
+from cacho.engine.alalay.scorecard import GRANDE_POINTS, MIDDLE_POINTS, NUMBER_BOXES
 from tournaments import matches
 from tournaments.models import Round, Tournament
 from tournaments.reads import catalogue
 from tournaments.services.errors import NotFound, TournamentError
 
 KINDS = ("cards", "pairings", "sheets", "slips")
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 
 
 @dataclass(frozen=True)
@@ -79,28 +80,25 @@ class RoundSheet:
         return sorted(lines, key=lambda line: line.name.casefold())
 
 
-def alalay_boxes() -> dict[str, list[tuple[str, str, str]]]:
-    """The scorecard's boxes by column, as the table writes them (docs/rules.md §8):
-    (id, name, what it scores)."""
-    left = [
-        ("ones", pgettext("alalay box", "Balas (ones)"), "1 × ⚀"),
-        ("twos", pgettext("alalay box", "Tontos (twos)"), "2 × ⚁"),
-        ("threes", pgettext("alalay box", "Trenes (threes)"), "3 × ⚂"),
-    ]
-    middle = [
-        ("straight", pgettext("alalay box", "Escalera (straight)"), "25 / 20"),
-        ("full", pgettext("alalay box", "Full"), "35 / 30"),
-        ("four", pgettext("alalay box", "Póker (four)"), "45 / 40"),
-    ]
-    right = [
-        ("fours", pgettext("alalay box", "Cuadras (fours)"), "4 × ⚃"),
-        ("fives", pgettext("alalay box", "Quinas (fives)"), "5 × ⚄"),
-        ("sixes", pgettext("alalay box", "Cenas (sixes)"), "6 × ⚅"),
-    ]
-    grandes = [
-        ("grande_1", pgettext("alalay box", "Grande"), "50"),
-        ("grande_2", pgettext("alalay box", "Grande"), "50"),
-    ]
+def _box_hint(box: str) -> str:
+    """What a box scores, as the printed sheet says it (the engine's points, docs/rules.md §8)."""
+    if box in NUMBER_BOXES:
+        face = NUMBER_BOXES.index(box) + 1
+        return f"{face} × {DIE_FACES[face - 1]}"
+    if box in MIDDLE_POINTS:
+        de_mano, de_huevo = MIDDLE_POINTS[box]
+        return f"{de_mano} / {de_huevo}"
+    return str(GRANDE_POINTS)
+
+
+def alalay_boxes(traits: dict[str, Any]) -> dict[str, list[tuple[str, str, str]]]:
+    """The scorecard's boxes by column, as the table writes them (the game's traits,
+    `sheet_columns` and `sheet_foot`): (id, name, what it scores)."""
+    names = catalogue.box_names()
+    left, middle, right = (
+        [(box, names[box], _box_hint(box)) for box in column] for column in traits["sheet_columns"]
+    )
+    grandes = [(box, names[box], _box_hint(box)) for box in traits["sheet_foot"]]
     return {"left": left, "middle": middle, "right": right, "grandes": grandes}
 
 

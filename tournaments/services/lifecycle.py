@@ -27,14 +27,8 @@ from tournaments.models import Entry, Membership, Round, Stage, Table, TableSeat
 from tournaments.notices.triggers import round_drawn_after_commit
 from tournaments.services import appeals, failures, formats, log, rankings, standings, tables, team_members
 from tournaments.services.errors import NotFound, TournamentError
-from tournaments.services.stage_data import ALALAY_EVENT
 from tournaments.services.stage_rows import stage_input
 
-# A tournament that names no stages plays the usual event of its game.
-DEFAULT_STAGE: dict[str, dict[str, Any]] = {
-    "dudo": {"name": "swiss", "format": "swiss", "params": {"rounds": 3, "table_size": 6}},
-    "alalay": {"name": "alalay", "format": ALALAY_EVENT, "params": {}},
-}
 MAX_APPEAL_MINUTES = 24 * 60
 ENTRY_SIZES = {Tournament.INDIVIDUAL: (1, 1), Tournament.PAIR: (2, 2), Tournament.TEAM: (2, 8)}
 PLAYING_STATUSES = (Entry.REGISTERED, Entry.CHECKED_IN, Entry.ACTIVE)

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cacho.engine.errors import RuleError
+from cacho.engine.rulings import REFEREE_KINDS
 from tournaments import matches
 from tournaments.competition.standings import POINTS
 from tournaments.models import Dispute, Entry, Round, Stage, Table, Tournament
@@ -29,16 +30,7 @@ from tournaments.services.lifecycle import locked
 from tournaments.services.stage_data import standings_config
 from tournaments.services.stage_rows import stage_input
 
-KINDS = (
-    "uphold",
-    "void-round",
-    "adjust-dice",
-    "correct-turn",
-    "award-result",
-    "penalty",
-    "disqualify",
-    "reopen",
-)
+KINDS = REFEREE_KINDS
 REASON_LENGTH = 2000
 
 

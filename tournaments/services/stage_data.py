@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cacho.engine.games import game_named
 from tournaments.competition import stages, tables
 from tournaments.competition.entries import Entry as CoreEntry
 from tournaments.competition.errors import CompetitionError
@@ -30,11 +31,22 @@ from tournaments.competition.standings import (
 
 ALALAY_EVENT = "alalay_event"
 FORMATS = (*stages.FORMATS, ALALAY_EVENT)
-# The stage an event of each game usually opens with, and the one its playoffs use.
+# What a seat stands on in a game's matches (`Traits.standing`): dice left, in a game of
+# elimination; a card's total, in a game of scores. The competitions differ by it.
+ELIMINATION = "dice"
+SCORES = "total"
+# The stage an event usually opens with, and the one its playoffs use.
 USUAL_STAGES: dict[str, dict[str, str]] = {
-    "dudo": {"main": stages.SWISS, "playoffs": stages.SINGLE_ELIMINATION},
-    "alalay": {"main": ALALAY_EVENT, "playoffs": stages.FINAL_TABLE},
+    ELIMINATION: {"main": stages.SWISS, "playoffs": stages.SINGLE_ELIMINATION},
+    SCORES: {"main": ALALAY_EVENT, "playoffs": stages.FINAL_TABLE},
 }
+# A tournament that names no stages plays the usual event of its game.
+DEFAULT_STAGE: dict[str, dict[str, Any]] = {
+    ELIMINATION: {"name": "swiss", "format": stages.SWISS, "params": {"rounds": 3, "table_size": 6}},
+    SCORES: {"name": "alalay", "format": ALALAY_EVENT, "params": {}},
+}
+# The names the default stages are stored under: a page shows them as their format's name.
+DEFAULT_STAGE_NAMES = tuple(sorted({stage["name"] for stage in DEFAULT_STAGE.values()}))
 ONE_V_ONE = (stages.SINGLE_ELIMINATION, stages.DOUBLE_ELIMINATION)
 # Formats whose byes earn the standings' bye points: there a bye falls on an entry because
 # the field does not split into tables (the pairing chooses who, fewest byes first). A round
@@ -99,15 +111,30 @@ class StageInput:
         return [e for e in ids if e not in self.withdrawn]
 
 
-# The tiebreaks each game's results give figures for (bidding: eliminations, dice left;
-# Alalay: card totals, instant wins).
-DEFAULT_STANDINGS = {"dudo": BIDDING_STANDINGS, "alalay": ALALAY_STANDINGS}
+# The tiebreaks the games' results give figures for (elimination: eliminations, dice left;
+# scores: card totals, instant wins).
+DEFAULT_STANDINGS = {ELIMINATION: BIDDING_STANDINGS, SCORES: ALALAY_STANDINGS}
+
+
+def competed_by(game: str) -> str:
+    """How a game's competitions run: `ELIMINATION` or `SCORES` (its `Traits.standing`)."""
+    return game_named(game).traits.standing
+
+
+def default_stage(game: str) -> dict[str, Any]:
+    """The stage a tournament of `game` plays when it names none (a copy: the caller's to keep)."""
+    return dict(DEFAULT_STAGE[competed_by(game)])
+
+
+def usual_stages(game: str) -> dict[str, str]:
+    """The stage format an event of `game` usually opens with (`main`), and its playoffs'."""
+    return USUAL_STAGES[competed_by(game)]
 
 
 def standings_config(data: dict[str, Any] | None, game: str) -> StandingsConfig:
     """A tournament's `standings_config` (scale, fixed, tiebreaks, bye_points) over the
     game's defaults; CompetitionError on unknown scales or tiebreaks."""
-    base = DEFAULT_STANDINGS[game]
+    base = DEFAULT_STANDINGS[competed_by(game)]
     data = data or {}
     fixed = data.get("fixed", base.scale.fixed)
     # A list of numbers (not text, not true/false): read from an organiser's request.

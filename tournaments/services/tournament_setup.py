@@ -20,13 +20,12 @@ from tournaments.models import Club, Membership, Tournament
 from tournaments.services import appeals, formats, log, team_members
 from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.lifecycle import (
-    DEFAULT_STAGE,
     ENTRY_SIZES,
     MAX_APPEAL_MINUTES,
     competition_error,
     locked,
 )
-from tournaments.services.stage_data import standings_config, table_size
+from tournaments.services.stage_data import default_stage, standings_config, table_size
 
 
 def create_tournament(
@@ -86,7 +85,7 @@ def create_tournament(
     _check_player_chat(player_chat)
     if seeding_method not in seeding.METHODS:
         raise TournamentError("seeding-method-unknown", _("Seeding is manual, by rating or a draw."))
-    plan = stages or [dict(DEFAULT_STAGE[game])]
+    plan = stages or [default_stage(game)]
     if (standings or {}).get("scale") == "reported":
         # No result carries points yet (a physical table's scorekeeper will report them).
         raise TournamentError("scale-unavailable", _("No result reports points: choose another scale."))

@@ -17,6 +17,12 @@ GRANDE_BOXES: Final = ("grande_1", "grande_2")
 # Box order of §8: also the tie-break order of auto-play (P-2).
 BOXES: Final[tuple[str, ...]] = (*NUMBER_BOXES, "straight", "full", "four", *GRANDE_BOXES)
 BOX_INDEX: Final[dict[str, int]] = {box: i for i, box in enumerate(BOXES)}
+# The card as the table writes it: three columns of three boxes, the grandes under them.
+SHEET_COLUMNS: Final[tuple[tuple[str, ...], ...]] = (
+    ("ones", "twos", "threes"),
+    ("straight", "full", "four"),
+    ("fours", "fives", "sixes"),
+)
 DICE_COUNT: Final = 5
 FACES: Final = range(1, 7)
 

@@ -14,9 +14,6 @@ function whyNot(box, turn, points) {
   return (T.why_zero || {})[box] || "";
 }
 
-const COLUMNS = [["ones", "twos", "threes"], ["straight", "full", "four"], ["fours", "fives", "sixes"]];
-const GRANDES = ["grande_1", "grande_2"];
-
 // Words, not emoji: a scoresheet must read the same on every machine (a missing emoji font
 // shows an empty box).
 function mark(how) {
@@ -66,9 +63,12 @@ function sheet(entry, match, ui) {
     entry.left ? ` — ${L.abandoned}` : "", " ", presenceMark(entry.name, ui),
     turn && turn.entry === entry.name && !match.state.paused
       ? h("span", { class: "clock", "data-clock": entry.name }, T.on_turn) : null));
+  // the boxes as the table writes them: the engine's (`traits.sheet_columns`, `sheet_foot`)
   const grid = h("div", { class: "sheet-grid" });
-  for (const column of COLUMNS) grid.append(h("div", { class: "column" }, column.map((b) => boxCell(entry, b, match, ui))));
-  box.append(grid, h("div", { class: "grandes" }, GRANDES.map((b) => boxCell(entry, b, match, ui))));
+  for (const column of match.traits.sheet_columns) {
+    grid.append(h("div", { class: "column" }, column.map((b) => boxCell(entry, b, match, ui))));
+  }
+  box.append(grid, h("div", { class: "grandes" }, match.traits.sheet_foot.map((b) => boxCell(entry, b, match, ui))));
   box.append(h("p", { class: "total" }, `${L.total}: `, h("strong", {}, String(entry.total))));
   return box;
 }

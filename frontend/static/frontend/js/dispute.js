@@ -453,23 +453,10 @@ function proof() {
 
 // ---------------------------------------------------------------- the ruling form
 
-// The rulings each game's engine knows, and what each needs (the contract's table; pause and
-// resume have their own buttons). Keyed by the engine's game, as the match page's boards are.
-const KINDS = {
-  dudo: ["uphold", "void-round", "adjust-dice", "award-result", "penalty", "disqualify", "reopen"],
-  alalay: ["uphold", "correct-turn", "award-result", "penalty", "disqualify", "reopen"],
-};
-const PARAMS = {
-  dudo: {
-    "void-round": ["round"], "adjust-dice": ["player", "delta"], "award-result": ["placements"],
-    penalty: ["seat", "dice"], disqualify: ["seat"], reopen: ["round"],
-  },
-  alalay: {
-    "correct-turn": ["turn", "box", "points", "scratch"], "award-result": ["placements"],
-    penalty: ["seat", "points"], disqualify: ["seat"], reopen: ["turn"],
-  },
-};
-const ALALAY_BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "straight", "full", "four", "grande"];
+// The rulings the dispute's game offers, each with the fields it asks, and the values of a
+// field offered as a list: the engine's, from the dispute document (`ruling_form`; pause and
+// resume have their own buttons).
+const rulingForm = () => dispute.ruling_form || { fields: {}, choices: {} };
 
 function field(name, label, input) {
   return h("label", { for: `r-${name}`, class: "param", "data-param": name }, label, input);
@@ -480,7 +467,7 @@ function seatSelect(name) {
     h("option", { value: "" }, D.choose), seats.map((s) => h("option", { value: s }, s)));
 }
 
-function paramField(name, game, kind) {
+function paramField(name, kind) {
   const P = D.params || {};
   const pinned = dispute.pinned || {};
   switch (name) {
@@ -503,7 +490,7 @@ function paramField(name, game, kind) {
     }
     case "box":
       return field(name, P.box, h("select", { id: "r-box", name, required: true }, h("option", { value: "" }, D.choose),
-        ALALAY_BOXES.map((b) => h("option", { value: b }, (L.boxes || {})[b] || (L.boxes || {})[`${b}_1`] || b))));
+        (rulingForm().choices.box || []).map((b) => h("option", { value: b }, (L.boxes || {})[b] || (L.boxes || {})[`${b}_1`] || b))));
     case "scratch": {
       const box = h("input", { type: "checkbox", id: "r-scratch", name });
       box.addEventListener("change", () => {
@@ -523,10 +510,9 @@ function paramField(name, game, kind) {
 }
 
 function drawParams() {
-  const game = dispute.game;
   const kind = $("r-kind").value;
-  const names = ((PARAMS[game] || {})[kind]) || [];
-  $("r-params").replaceChildren(...names.map((n) => paramField(n, game, kind)).filter(Boolean));
+  const names = rulingForm().fields[kind] || [];
+  $("r-params").replaceChildren(...names.map((n) => paramField(n, kind)).filter(Boolean));
   $("r-preview-out").hidden = true;
   const round = $("r-round");
   if (round) round.addEventListener("input", voidsNote);
@@ -552,7 +538,7 @@ function voidsNote() {
 
 function buildRulingForm(d) {
   formBuilt = true;
-  const kinds = KINDS[d.game] || ["uphold", "award-result", "disqualify"];
+  const kinds = Object.keys((d.ruling_form || { fields: {} }).fields);
   $("r-kind").replaceChildren(...kinds.map((k) => h("option", { value: k }, (D.kinds || {})[k] || k)));
   $("r-kind").addEventListener("change", drawParams);
   if (seats.length) drawParams();

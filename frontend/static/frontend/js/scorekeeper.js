@@ -486,7 +486,8 @@ function biddingSheet() {
 
 function alalaySheet() {
   const entries = sheet.match.state.entries || [];
-  const boxes = ["ones", "twos", "threes", "fours", "fives", "sixes", "straight", "full", "four", "grande_1", "grande_2"];
+  // every box of the card, in the engine's order (its view lists a card's boxes so)
+  const boxes = Object.keys((entries[0] || {}).card || {});
   return [h("table", { class: "sk-card", id: "sk-card" },
     h("thead", {}, h("tr", {}, h("th", {}, ""), entries.map((e) => h("th", { "data-entry": e.name }, e.name)))),
     h("tbody", {}, boxes.map((box) => h("tr", { "data-box": box }, h("th", {}, boxName(box)),

@@ -15,9 +15,9 @@ const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined
 const figure = (x) => (x === null || x === undefined ? "" : numbers.format(x));
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
-// A stage left unnamed is stored under its format's code ("final_table") or the default
-// stage's ("swiss", "alalay"): it shows as its format's name, in the page's language.
-const DEFAULT_STAGE_NAMES = new Set(["swiss", "alalay"]);
+// A stage left unnamed is stored under its format's code ("final_table") or a default
+// stage's name (`L.default_stage_names`): it shows as its format's name, in the page's language.
+const DEFAULT_STAGE_NAMES = new Set(L.default_stage_names || []);
 function stageName(s) {
   const generic = !s.name || s.name === s.format || DEFAULT_STAGE_NAMES.has(s.name);
   return generic ? (L.formats || {})[s.format] || s.name || s.format : s.name;
