@@ -15,16 +15,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from frontend.evening_labels import clock_labels, evening_labels
+from frontend.labels.disputes import dispute_reasons
+from frontend.labels.lobby import lobby_labels, tournament_page_labels
 from frontend.labels.open_tables import open_table_labels
-from frontend.labels.site import (
-    dispute_reasons,
-    labels,
-    lobby_labels,
-    replay_labels,
-    scorekeeper_labels,
-    table_labels,
-    tournament_page_labels,
-)
+from frontend.labels.replay import replay_labels
+from frontend.labels.scorekeeper import scorekeeper_labels
+from frontend.labels.site import labels
+from frontend.labels.table import table_labels
 from frontend.labels.talk import talk_labels
 from frontend.pages.signup_form import SignupForm
 from tournaments import matches

@@ -39,6 +39,10 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("cacho/talk/phrases.py", "dudo"): CALL,
     ("tournaments/integrity/signals.py", "dudo"): CALL,
     ("frontend/labels/site.py", "dudo"): CALL,
+    ("frontend/labels/replay.py", "dudo"): CALL,
+    ("frontend/labels/rules.py", "dudo"): CALL,
+    ("frontend/labels/scorekeeper.py", "dudo"): CALL,
+    ("frontend/labels/table.py", "dudo"): CALL,
     ("frontend/static/frontend/js/bidding.js", "dudo"): CALL,
     ("frontend/static/frontend/js/replay-words.js", "dudo"): CALL,
 }
