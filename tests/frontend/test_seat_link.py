@@ -14,7 +14,13 @@ from cacho.services import matches as match_service
 from tests.frontend.conftest import shot
 from tests.test_foundation.helpers import Server
 from tournaments.models import Table
-from tournaments.services import create_club, create_tournament, register, seat_links, start_tournament
+from tournaments.services import (
+    create_club,
+    create_tournament,
+    register,
+    seat_link_desk,
+    start_tournament,
+)
 from tournaments.services.lifecycle import advance
 from tournaments.services.results import record_match
 
@@ -32,7 +38,7 @@ def test_a_walk_in_opens_its_seat_link_sees_its_dice_and_bids(open_page: Any, se
         register(tournament.pk, organiser, name=name)
     start_tournament(tournament.pk, organiser)
     table = Table.objects.get(round__tournament=tournament)
-    rows = seat_links.seat_link_rows([table], lambda path: server.url + path)[table.pk]
+    rows = seat_link_desk.seat_link_rows([table], lambda path: server.url + path)[table.pk]
     opener = next(row for row in rows if row.seat == 1)  # seat 1 opens the round: a bid is due
     other = next(row for row in rows if row.seat == 2)
     path = opener.url.removeprefix(server.url)
@@ -90,7 +96,9 @@ def test_the_console_lists_the_seat_links_and_issues_a_new_one(open_page: Any, s
     start_tournament(tournament.pk, organiser)
     table = Table.objects.get(round__tournament=tournament)
     ana = next(
-        row for row in seat_links.seat_link_rows([table], lambda p: server.url + p)[table.pk] if row.seat == 1
+        row
+        for row in seat_link_desk.seat_link_rows([table], lambda p: server.url + p)[table.pk]
+        if row.seat == 1
     )
     phone = open_page(ana.url.removeprefix(server.url), viewport=PHONE)
     phone.click("#seat-take")

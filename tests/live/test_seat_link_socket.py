@@ -16,7 +16,13 @@ from django.test import Client
 from tests.live.harness import is_event, open_socket, ws_url
 from tests.test_foundation.helpers import Server
 from tournaments.models import Table
-from tournaments.services import create_club, create_tournament, register, seat_links, start_tournament
+from tournaments.services import (
+    create_club,
+    create_tournament,
+    register,
+    seat_link_desk,
+    start_tournament,
+)
 
 pytestmark = [pytest.mark.slow]
 
@@ -34,7 +40,7 @@ def test_the_claimed_session_plays_its_seat_and_sees_only_its_dice(server: Serve
         register(tournament.pk, organiser, name=name)
     start_tournament(tournament.pk, organiser)
     table = Table.objects.get(round__tournament=tournament)
-    rows = seat_links.seat_link_rows([table], lambda path: "http://testserver" + path)[table.pk]
+    rows = seat_link_desk.seat_link_rows([table], lambda path: "http://testserver" + path)[table.pk]
     opener = next(row for row in rows if row.seat == 1)
     phone = Client()
     token = opener.url.rstrip("/").rsplit("/", 1)[-1]
@@ -67,7 +73,7 @@ def test_the_claimed_session_plays_its_seat_and_sees_only_its_dice(server: Serve
         if frame.get("t") == "round_started":
             assert set(frame["d"]["dice"]) <= {seat}
 
-    seat_links.reissue(table.pk, opener.entry, organiser)
+    seat_link_desk.reissue(table.pk, opener.entry, organiser)
 
     async def after() -> dict[str, Any]:
         again = await open_socket(url, cookie)

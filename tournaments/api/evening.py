@@ -25,7 +25,7 @@ from tournaments.clubs import members
 from tournaments.clubs.roles import DESK, has_role
 from tournaments.models import ClubInvitation, Dispute, Entry, Membership, Round, Table, Tournament
 from tournaments.reads import printables
-from tournaments.services import appeals, clock, desk, seat_links
+from tournaments.services import appeals, clock, desk, seat_link_desk
 from tournaments.services.entries import late_entry_stage
 from tournaments.services.errors import NotFound, TournamentError
 
@@ -439,10 +439,10 @@ def console_data(tournament: Tournament, request: Request) -> dict[str, Any]:
         live = [t.match_id for t in tables if t.match_id and t.status == Table.PLAYING]
         context = {"disputes": open_disputes, "under_way": matches.under_way_among(live) if live else set()}
         # The director's links first: showing them makes any that are missing.
-        context["seat_links"] = seat_links.rows_for(
+        context["seat_links"] = seat_link_desk.rows_for(
             tables, user, tournament.club_id, request.build_absolute_uri
         )
-        context["waiting_for"] = seat_links.waiting_entries(tables)
+        context["waiting_for"] = seat_link_desk.waiting_entries(tables)
         body["round"] = {
             "id": current.pk,
             "number": current.number,
@@ -515,8 +515,8 @@ class RoundClockView(Base):
         data = self.valid(ClockInput, request)
         if data["action"] == "start" and not data["confirm"]:
             try:
-                seat_links.warn_on_clock_start(round_id, request.user, data.get("minutes"))
-            except seat_links.UnclaimedSeats as warning:
+                seat_link_desk.warn_on_clock_start(round_id, request.user, data.get("minutes"))
+            except seat_link_desk.UnclaimedSeats as warning:
                 body = {"code": warning.code, "message": warning.message, "seats": warning.seats}
                 return Response(body, status=warning.status)
         rnd = clock.act(round_id, request.user, data["action"], data.get("minutes"))
@@ -560,7 +560,7 @@ class PrintView(Base):
             raise NotFound(_("No such printable."))
         sheet = printables.round_sheet(tournament_id, request.query_params.get("round"))
         if kind in ("cards", "slips"):
-            links = seat_links.print_rows(sheet.round, request.user, request.build_absolute_uri)
+            links = seat_link_desk.print_rows(sheet.round, request.user, request.build_absolute_uri)
             printables.with_seat_links(sheet, links)
         if kind == "sheets" and not sheet.traits["scoresheet"]:
             raise TournamentError("sheets-alalay-only", _("Score sheets are for Cacho Alalay tables."))

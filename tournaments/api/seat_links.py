@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from tournaments.api.views import ERRORS, exception_handler
 from tournaments.clubs.roles import DESK, require_role
 from tournaments.models import Table
-from tournaments.services import seat_links
+from tournaments.services import seat_link_desk, seat_links
 from tournaments.services.errors import NotFound, TournamentError
 
 
@@ -115,7 +115,7 @@ class TableSeatLinksView(Base):
     def get(self, request: Request, table_id: str) -> Response:
         table = _table(table_id)
         require_role(request.user, table.round.tournament.club_id, DESK)
-        rows = seat_links.seat_link_rows([table], request.build_absolute_uri).get(table.pk, [])
+        rows = seat_link_desk.seat_link_rows([table], request.build_absolute_uri).get(table.pk, [])
         return Response(SeatLinkSerializer([r.as_dict() for r in rows], many=True).data)
 
 
@@ -134,8 +134,8 @@ class SeatLinkReissueView(Base):
         ),
     )
     def post(self, request: Request, table_id: str, entry_id: str) -> Response:
-        link = seat_links.reissue(table_id, entry_id, request.user)
+        link = seat_link_desk.reissue(table_id, entry_id, request.user)
         table = _table(table_id)
-        rows = seat_links.seat_link_rows([table], request.build_absolute_uri).get(table.pk, [])
+        rows = seat_link_desk.seat_link_rows([table], request.build_absolute_uri).get(table.pk, [])
         row = next(r for r in rows if r.link == link.pk)
         return Response(SeatLinkSerializer(row.as_dict()).data, status=status.HTTP_201_CREATED)
