@@ -113,3 +113,13 @@ def played_matches(match_ids: Sequence[Any]) -> Iterator[PlayedMatch]:
             tuple(e.version for e in rows),
             tuple(e.recorded_at for e in rows),
         )
+
+
+def ruling_form(ruleset: str) -> dict[str, Any]:
+    """What a referee's ruling form offers for this ruleset's game: each ruling kind with the
+    fields it asks (`fields`), and the values of a field offered as a list (`choices`)."""
+    game = game_for(ruleset)
+    return {
+        "fields": {kind: list(names) for kind, names in game.ruling_fields.items()},
+        "choices": {name: list(values) for name, values in game.ruling_choices.items()},
+    }
