@@ -92,7 +92,7 @@ def test_the_club_referee_sees_every_die_and_site_staff_alone_does_not(club: Clu
         ("ana", {"reason": "misclick", "turn": 1}, 400, "dispute-turn-unknown"),
         ("ana", {"reason": "misclick", "version": 999}, 400, "dispute-version-unknown"),
         ("ana", {"reason": "misclick", "round": 1, "version": 1}, 400, "dispute-pin-invalid"),
-        ("ana", {"reason": "misclick", "colour": "red"}, 400, "invalid-input"),
+        ("ana", {"reason": "misclick", "colour": "red"}, 400, "unknown-field"),
         ("ana", {"reason": "other", "text": "x" * 2001}, 400, "dispute-text-too-long"),
     ],
 )
