@@ -14,7 +14,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from frontend.evening_labels import clock_labels, evening_labels
+from frontend.evening.clock_labels import clock_labels
+from frontend.evening.labels import evening_labels
 from frontend.labels.open_tables import open_table_labels
 from frontend.labels.site import (
     dispute_reasons,
