@@ -106,6 +106,7 @@ class SeasonsView(ApiView):
         "(default 25-18-15-12-10-8-6-4-2-1), `participation` per evening, `best_of` evenings (empty: all).",
     )
     def post(self, request: Request) -> Response:
+        # The shape and the fields are checked here; the services read the values as sent (`_raw`).
         self.valid(SeasonInput, request)
         data = _raw(request, EDITABLE)
         season = seasons.create_season(
