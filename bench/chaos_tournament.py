@@ -28,8 +28,9 @@ def make_swiss(entries: int, rounds: int, turn_seconds: int, prefix: str) -> Swi
     """A Swiss of `entries` players at tables of 4 to 6, started, and a scorekeeper of its club."""
     from django.contrib.auth import get_user_model
 
+    from tournaments.clubs.members import create_club
     from tournaments.models import Membership
-    from tournaments.services import create_club, create_tournament, register, start_tournament
+    from tournaments.services import create_tournament, register, start_tournament
 
     users = get_user_model().objects
     owner = users.create_user(f"{prefix}-owner")

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from frontend import evening_views
+from frontend.evening import club_pages, desk_pages
 from frontend.limits import login_limited, signup_limited
 from frontend.pages import accounts, notices, open_tables, seasons, seats, site, talk
 
@@ -16,14 +16,14 @@ urlpatterns = [
     path("seat/<str:token>/", seats.seat_link, name="seat-link"),
     path("seat/<str:token>/qr.svg", seats.seat_qr, name="seat-link-qr"),
     path("clubs/", site.clubs, name="clubs"),
-    path("clubs/new/", evening_views.club_new, name="club-new"),
+    path("clubs/new/", club_pages.club_new, name="club-new"),
     path("clubs/<int:club_id>/", site.club, name="club"),
-    path("clubs/<int:club_id>/manage/", evening_views.club_manage, name="club-manage"),
+    path("clubs/<int:club_id>/manage/", club_pages.club_manage, name="club-manage"),
     path("tournaments/<int:tournament_id>/", site.tournament, name="tournament"),
     path("seasons/<int:season_id>/", seasons.season, name="season"),
     path("clubs/<int:club_id>/seasons/new/", seasons.season_new, name="season-new"),
     path("organise/", site.organise, name="organise"),
-    path("organise/<int:tournament_id>/entries/", evening_views.desk, name="desk"),
+    path("organise/<int:tournament_id>/entries/", desk_pages.desk, name="desk"),
     path("scorekeeper/", site.scorekeeper, name="scorekeeper"),
     path("scorekeeper/tables/<int:table_id>/", site.scorekeeper_table, name="scorekeeper-table"),
     path("disputes/", site.disputes, name="disputes"),

@@ -30,6 +30,9 @@ ENVELOPE = ("command_id", "expected_version")
 MAX_EVENTS = 1000
 
 
+# Every view of the match API. Its errors are the match API's own (`cacho.api.errors`: a
+# missing thing is "no such match", bad input `invalid-request`), not the tournaments API's
+# (`tournaments.api.base`): cacho sits below tournaments and knows nothing of its errors.
 class CachoView(APIView):
     def get_exception_handler(self) -> Any:
         return exception_handler

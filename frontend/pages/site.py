@@ -14,7 +14,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from frontend.evening_labels import clock_labels, evening_labels
+from frontend.evening.clock_labels import clock_labels
+from frontend.evening.labels import evening_labels
 from frontend.labels.disputes import dispute_reasons
 from frontend.labels.lobby import lobby_labels, tournament_page_labels
 from frontend.labels.open_tables import open_table_labels

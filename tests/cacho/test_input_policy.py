@@ -62,7 +62,8 @@ def test_nul_and_non_characters_are_refused_with_a_code_and_store_nothing() -> N
 def test_deep_json_is_refused_on_every_endpoint_that_reads_a_body() -> None:
     from django.contrib.auth import get_user_model
 
-    from tournaments.services import create_club, create_tournament
+    from tournaments.clubs.members import create_club
+    from tournaments.services import create_tournament
 
     match_id, _ = new_match()
     owner = client_for("owner")

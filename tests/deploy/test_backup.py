@@ -25,8 +25,9 @@ from cacho.services import matches as match_service
 from tests.cacho.helpers import command_id, legal_bidding_move, state_of
 from tests.test_foundation.helpers import PYTHON, ROOT, clean_env, manage
 from tests.tournaments.helpers import drive, register_bots
+from tournaments.clubs.members import create_club
 from tournaments.models import Tournament
-from tournaments.services import create_club, create_tournament, start_tournament
+from tournaments.services import create_tournament, start_tournament
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("committed_db")]
 

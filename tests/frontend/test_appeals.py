@@ -24,6 +24,7 @@ from tests.frontend.test_accessibility import axe_clean
 from tests.live.harness import session_cookie
 from tests.tournaments.helpers import seat_named
 from tournaments import services
+from tournaments.clubs import members as club_members
 from tournaments.models import Membership, Round, Table, Tournament
 from tournaments.services import disputes
 
@@ -44,8 +45,8 @@ def _tournament(
     owner: str, players: tuple[str, ...], stages: list[dict[str, Any]], minutes: int
 ) -> Tournament:
     boss = _user(owner)
-    club = services.create_club(f"Club {owner}", f"club-{owner}", boss)
-    services.add_member(club.pk, _user(f"{owner}-ref"), Membership.REFEREE, boss)
+    club = club_members.create_club(f"Club {owner}", f"club-{owner}", boss)
+    club_members.grant_role(club.pk, _user(f"{owner}-ref"), Membership.REFEREE, boss)
     tournament = services.create_tournament(
         club.pk, boss, name=f"Copa {owner}", ruleset="dudo", stages=stages, round_appeal_minutes=minutes
     )

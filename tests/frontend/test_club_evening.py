@@ -22,6 +22,7 @@ from tests.frontend.conftest import shot
 from tests.frontend.viewing import DESKTOP, PHONE
 from tests.test_foundation.helpers import Server
 from tests.tournaments.helpers import finish_round
+from tournaments.clubs import members as club_members
 from tournaments.models import Club, ClubEvent, ClubInvitation, Entry, Membership, Table, Tournament
 
 pytestmark = [pytest.mark.slow]
@@ -320,8 +321,8 @@ def _desk_evening() -> tuple[Tournament, Any]:
 
     users = get_user_model().objects
     olga = users.create_user("olga", password="a-long-pass-phrase-7")
-    club = services.create_club("Club de la mesa", "", olga)
-    services.add_member(club.pk, users.create_user("rita"), Membership.REFEREE, olga)
+    club = club_members.create_club("Club de la mesa", "", olga)
+    club_members.grant_role(club.pk, users.create_user("rita"), Membership.REFEREE, olga)
     users.create_user("lucia")
     stages = [{"name": "Suiza", "format": "swiss", "params": {"rounds": 2, "table_size": 4}}]
     tournament = services.create_tournament(

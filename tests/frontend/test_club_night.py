@@ -32,7 +32,7 @@ from tests.frontend.viewing import DESKTOP, PHONE
 from tests.live.harness import session_cookie
 from tests.test_foundation.helpers import Server
 from tests.tournaments.helpers import play_bidding_match
-from tournaments import services
+from tournaments.clubs import members as club_members
 from tournaments.models import Entry, Membership, Table, Tournament
 
 pytestmark = [pytest.mark.slow]
@@ -54,8 +54,8 @@ def _club() -> None:
     session_cookie("santi")
     users = get_user_model().objects
     olga = users.get(username="olga")
-    club = services.create_club("Club del Viernes", "viernes", olga)
-    services.add_member(club.pk, users.get(username="santi"), Membership.SCOREKEEPER, olga)
+    club = club_members.create_club("Club del Viernes", "viernes", olga)
+    club_members.grant_role(club.pk, users.get(username="santi"), Membership.SCOREKEEPER, olga)
 
 
 def _create(console: Any) -> Tournament:

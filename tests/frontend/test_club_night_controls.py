@@ -20,6 +20,7 @@ from tests.frontend.test_accessibility import axe_clean
 from tests.frontend.test_scorekeeper import DESKTOP, PHONE
 from tests.live.harness import session_cookie
 from tournaments import services
+from tournaments.clubs import members as club_members
 from tournaments.models import Entry, Membership, Table, Tournament, TournamentEvent
 
 pytestmark = [pytest.mark.slow]
@@ -33,8 +34,8 @@ def _club() -> Any:
     session_cookie("santi")
     users = get_user_model().objects
     olga = users.get(username="olga")
-    club = services.create_club("Club del Jueves", "jueves", olga)
-    services.add_member(club.pk, users.get(username="santi"), Membership.SCOREKEEPER, olga)
+    club = club_members.create_club("Club del Jueves", "jueves", olga)
+    club_members.grant_role(club.pk, users.get(username="santi"), Membership.SCOREKEEPER, olga)
     return club, olga
 
 

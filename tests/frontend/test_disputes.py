@@ -41,6 +41,7 @@ from tests.frontend.conftest import shot
 from tests.live.harness import celery_worker, session_cookie, wait_for
 from tests.tournaments.helpers import play_bidding_match, register_bots
 from tournaments import services
+from tournaments.clubs import members as club_members
 from tournaments.models import Membership, Table, Tournament
 from tournaments.services import disputes, rulings
 from tournaments.services.bots import play_bots_until_stuck
@@ -60,10 +61,10 @@ def _user(name: str) -> Any:
 
 def _club(owner: str, referee: str, scorekeeper: str | None = None) -> tuple[Any, Any]:
     boss = _user(owner)
-    club = services.create_club(f"Club {owner}", f"club-{owner}", boss)
-    services.add_member(club.pk, _user(referee), Membership.REFEREE, boss)
+    club = club_members.create_club(f"Club {owner}", f"club-{owner}", boss)
+    club_members.grant_role(club.pk, _user(referee), Membership.REFEREE, boss)
     if scorekeeper:
-        services.add_member(club.pk, _user(scorekeeper), Membership.SCOREKEEPER, boss)
+        club_members.grant_role(club.pk, _user(scorekeeper), Membership.SCOREKEEPER, boss)
     return club, boss
 
 

@@ -16,10 +16,11 @@ from playwright.sync_api import expect
 from tests.frontend.conftest import shot
 from tests.frontend.test_accessibility import axe_clean
 from tests.live.harness import session_cookie
+from tournaments.clubs.members import create_club
 from tournaments.models import Table
 from tournaments.notices.models import NoticeSettings
 from tournaments.notices.push import generate_keys
-from tournaments.services import create_club, create_tournament, register, start_tournament
+from tournaments.services import create_tournament, register, start_tournament
 
 pytestmark = [pytest.mark.slow]
 

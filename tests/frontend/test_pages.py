@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from tests.frontend.conftest import shot
 from tests.live.harness import session_cookie
 from tournaments import services
+from tournaments.clubs import members as club_members
 
 pytestmark = [pytest.mark.slow]
 
@@ -20,7 +21,7 @@ def test_an_organiser_creates_a_tournament_and_starts_it(open_page: Any) -> None
 
     session_cookie("olga")
     users = get_user_model().objects
-    club = services.create_club("Club del Cacho", "cacho-club", users.get(username="olga"))
+    club = club_members.create_club("Club del Cacho", "cacho-club", users.get(username="olga"))
     for name in ("pepa", "lucho"):
         session_cookie(name)
     page = open_page("/organise/", "olga")
@@ -67,8 +68,8 @@ def test_the_scorekeeper_imports_a_record_and_sees_a_refusal(open_page: Any) -> 
     session_cookie("sara")
     session_cookie("olga")
     users = get_user_model().objects
-    club = services.create_club("Club de anotadores", "anotadores", users.get(username="olga"))
-    services.add_member(
+    club = club_members.create_club("Club de anotadores", "anotadores", users.get(username="olga"))
+    club_members.grant_role(
         club.pk, users.get(username="sara"), Membership.SCOREKEEPER, users.get(username="olga")
     )
     page = open_page("/scorekeeper/", "sara")
@@ -119,7 +120,7 @@ def test_an_organiser_builds_groups_then_playoffs_with_a_check_in(open_page: Any
 
     session_cookie("oscar")
     users = get_user_model().objects
-    services.create_club("Club de fases", "fases", users.get(username="oscar"))
+    club_members.create_club("Club de fases", "fases", users.get(username="oscar"))
     page = open_page("/organise/", "oscar", locale="es")
     page.wait_for_selector("#create[data-ready]")
     page.wait_for_selector("#c-club option", state="attached")
@@ -182,7 +183,7 @@ def test_a_finished_tournament_shows_its_podium(open_page: Any) -> None:
 
     session_cookie("dora")
     owner = get_user_model().objects.get(username="dora")
-    club = services.create_club("Club del podio", "podio", owner)
+    club = club_members.create_club("Club del podio", "podio", owner)
     stages = [{"name": "Suiza", "format": "swiss", "params": {"rounds": 1, "table_size": 4}}]
     tournament = services.create_tournament(
         club.pk, owner, name="Copa del podio", ruleset="dudo", stages=stages
@@ -228,7 +229,7 @@ def test_a_running_grouped_stage_shows_each_entrys_group(open_page: Any) -> None
 
     session_cookie("gus")
     owner = get_user_model().objects.get(username="gus")
-    club = services.create_club("Club de grupos", "grupos", owner)
+    club = club_members.create_club("Club de grupos", "grupos", owner)
     stages = [{"name": "Grupos", "format": "round_robin", "params": {"groups": 2, "table_size": 2}}]
     tournament = services.create_tournament(club.pk, owner, name="Liga", ruleset="dudo", stages=stages)
     for name in ("Ana", "Beto", "Carla", "Dario", "Elena", "Fito"):
@@ -249,8 +250,8 @@ def test_a_running_grouped_stage_shows_each_entrys_group(open_page: Any) -> None
 def test_a_club_referee_watching_a_table_sees_every_die_and_site_staff_does_not(open_page: Any) -> None:
     users = get_user_model()
     organiser = users.objects.create(username="org-watch")
-    club = services.create_club("Club", "club-watch", organiser)
-    services.add_member(club.pk, users.objects.create(username="rita"), "referee", organiser)
+    club = club_members.create_club("Club", "club-watch", organiser)
+    club_members.grant_role(club.pk, users.objects.create(username="rita"), "referee", organiser)
     tournament = services.create_tournament(
         club.pk,
         organiser,

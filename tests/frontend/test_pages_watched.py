@@ -25,6 +25,7 @@ from tests.frontend.conftest import ConsoleWatch, shot, watch_console
 from tests.live.harness import session_cookie
 from tests.test_foundation.helpers import Server
 from tournaments import services
+from tournaments.clubs import members as club_members
 
 pytestmark = [pytest.mark.slow]
 
@@ -49,7 +50,7 @@ def test_a_new_user_walks_signup_profile_clubs_and_login(
 ) -> None:
     session_cookie("dora")
     owner = get_user_model().objects.get(username="dora")
-    club = services.create_club("Club del Puerto", "puerto", owner)
+    club = club_members.create_club("Club del Puerto", "puerto", owner)
     services.create_tournament(club.pk, owner, name="Copa del Puerto", ruleset="dudo")
     context = browser.new_context(locale=locale, viewport=VIEWPORTS[size])
     context.add_cookies([{"name": "django_language", "value": locale, "url": server.url}])

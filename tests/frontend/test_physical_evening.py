@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from tests.frontend.conftest import shot
 from tests.frontend.test_scorekeeper import DESKTOP, PHONE, _outcome
 from tests.live.harness import session_cookie
-from tournaments import services
+from tournaments.clubs import members as club_members
 from tournaments.models import Membership, Table, Tournament
 
 pytestmark = [pytest.mark.slow]
@@ -35,8 +35,8 @@ def _club() -> None:
     session_cookie("santi")
     users = get_user_model().objects
     olga = users.get(username="olga")
-    club = services.create_club("Club del Jueves", "jueves", olga)
-    services.add_member(club.pk, users.get(username="santi"), Membership.SCOREKEEPER, olga)
+    club = club_members.create_club("Club del Jueves", "jueves", olga)
+    club_members.grant_role(club.pk, users.get(username="santi"), Membership.SCOREKEEPER, olga)
 
 
 def _create_physical_swiss(page: Any) -> Tournament:

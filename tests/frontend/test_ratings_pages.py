@@ -14,6 +14,7 @@ from tests.frontend.conftest import shot
 from tests.live.harness import session_cookie
 from tests.tournaments.ratings.fixtures import rate_tables
 from tournaments import services
+from tournaments.clubs import members as club_members
 from tournaments.models import Membership
 
 pytestmark = [pytest.mark.slow]
@@ -26,8 +27,8 @@ def rated_players() -> Any:
         session_cookie(name)
     users = {name: get_user_model().objects.get(username=name) for name in NAMES}
     rate_tables(users)
-    club = services.create_club("Club Potosí", "potosi", users["ana"])
-    services.add_member(club.pk, users["eva"], Membership.PLAYER, users["ana"])
+    club = club_members.create_club("Club Potosí", "potosi", users["ana"])
+    club_members.grant_role(club.pk, users["eva"], Membership.PLAYER, users["ana"])
     return club
 
 

@@ -23,6 +23,7 @@ from tests.live.harness import session_cookie, wait_for
 from tests.test_foundation.helpers import Server, http_get
 from tests.tournaments.helpers import play_bidding_match
 from tournaments import services
+from tournaments.clubs import members as club_members
 from tournaments.models import Membership, Table, Tournament
 
 pytestmark = [pytest.mark.slow]
@@ -63,9 +64,9 @@ def test_the_review_shows_connections_and_a_replayed_round_and_the_preview_the_r
 ) -> None:
     rng = random.Random(11)
     boss = _user("olga")
-    club = services.create_club("Club Review", "club-review", boss)
+    club = club_members.create_club("Club Review", "club-review", boss)
     rita = _user("rita")
-    services.add_member(club.pk, rita, Membership.REFEREE, boss)
+    club_members.grant_role(club.pk, rita, Membership.REFEREE, boss)
     tournament = services.create_tournament(club.pk, boss, name="Copa", ruleset="dudo", stages=ONE_ROUND_1V1)
     for name in ("ana", "beto"):
         services.register(tournament.pk, boss, name=name, user=_user(name))

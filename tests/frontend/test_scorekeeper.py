@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from tests.frontend.conftest import shot
 from tests.live.harness import session_cookie
 from tournaments import services
+from tournaments.clubs import members as club_members
 from tournaments.models import Membership, StandingRow, Table, Tournament
 
 pytestmark = [pytest.mark.slow]
@@ -40,8 +41,8 @@ def _evening(
     """A club whose scorekeeper is sam; a physical tournament with one table: Ana has an
     account, the others are guests."""
     boss = _user("olga")
-    club = services.create_club("Club de la mesa", f"mesa-{ruleset}", boss)
-    services.add_member(club.pk, _user("sam"), Membership.SCOREKEEPER, boss)
+    club = club_members.create_club("Club de la mesa", f"mesa-{ruleset}", boss)
+    club_members.grant_role(club.pk, _user("sam"), Membership.SCOREKEEPER, boss)
     tournament = services.create_tournament(
         club.pk, boss, name=f"Noche {ruleset}", ruleset=ruleset, stages=stages, physical=True
     )

@@ -13,14 +13,9 @@ from django.contrib.auth import get_user_model
 from cacho.services import matches as match_service
 from tests.frontend.conftest import shot
 from tests.test_foundation.helpers import Server
+from tournaments.clubs.members import create_club
 from tournaments.models import Table
-from tournaments.services import (
-    create_club,
-    create_tournament,
-    register,
-    seat_link_desk,
-    start_tournament,
-)
+from tournaments.services import create_tournament, register, seat_link_desk, start_tournament
 from tournaments.services.lifecycle import advance
 from tournaments.services.results import record_match
 

@@ -13,6 +13,7 @@ from cacho.services import matches
 from tests.frontend.conftest import shot
 from tests.live.harness import session_cookie
 from tournaments import services
+from tournaments.clubs import members as club_members
 
 pytestmark = [pytest.mark.slow]
 
@@ -48,7 +49,7 @@ def test_no_page_logs_a_csp_violation(open_page: Any) -> None:
     olga = users.get(username="olga")
     olga.is_superuser = True
     olga.save(update_fields=["is_superuser"])
-    club = services.create_club("Club CSP", "csp", olga)
+    club = club_members.create_club("Club CSP", "csp", olga)
     tournament = services.create_tournament(club.pk, olga, name="Copa CSP", ruleset="dudo")
     match = matches.create_match("dudo", ["ana", "beto"], first_seat=0)
     session_cookie("ana")

@@ -19,6 +19,7 @@ from tests.frontend.conftest import shot
 from tests.live.harness import session_cookie
 from tests.tournaments.integrity import play_tables
 from tournaments import services
+from tournaments.clubs import members as club_members
 from tournaments.models import Membership, Table
 from tournaments.services import disputes
 
@@ -37,8 +38,8 @@ def _planted() -> tuple[list[str], Any]:
     """Two one-round Swiss tournaments of the club: the first's table 1 colludes, and so
     does that pair if the second seats it together again; every other table doubts."""
     boss = _user("ines")
-    club = services.create_club("Club Ines", "club-ines", boss)
-    services.add_member(club.pk, _user("rafa"), Membership.REFEREE, boss)
+    club = club_members.create_club("Club Ines", "club-ines", boss)
+    club_members.grant_role(club.pk, _user("rafa"), Membership.REFEREE, boss)
     pair: list[str] = []
     colluding = None  # the first tournament's colluding match
     for name in ("Copa", "Revancha"):

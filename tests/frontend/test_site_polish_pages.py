@@ -19,6 +19,7 @@ from tests.frontend.test_accessibility import AXE, BLOCKING, _axe, _readable
 from tests.frontend.viewing import PHONE, VIEWPORTS, imported
 from tests.live.harness import session_cookie
 from tournaments import services
+from tournaments.clubs import members as club_members
 from tournaments.models import Membership, Tournament
 
 pytestmark = [pytest.mark.slow]
@@ -100,7 +101,7 @@ def _checked(page: Any, name: str) -> None:
 
 def _club(owner: str, name: str) -> Any:
     session_cookie(owner)
-    return services.create_club(name, "", get_user_model().objects.get(username=owner))
+    return club_members.create_club(name, "", get_user_model().objects.get(username=owner))
 
 
 def _has(page: Any, selector: str) -> bool:
@@ -111,7 +112,7 @@ def test_a_plain_player_sees_no_staff_menu_items_and_an_organiser_does(open_page
     club = _club("olga", "Club del menú")
     session_cookie("pia")
     users = get_user_model().objects
-    services.add_member(club.pk, users.get(username="pia"), Membership.PLAYER, users.get(username="olga"))
+    club_members.grant_role(club.pk, users.get(username="pia"), Membership.PLAYER, users.get(username="olga"))
 
     for size, viewport in VIEWPORTS.items():
         player = open_page("/ratings/", "pia", viewport=viewport, watch=True)

@@ -19,6 +19,7 @@ from tests.cacho.helpers import command_id, legal_bidding_move, state_of
 from tests.frontend.conftest import shot
 from tests.live.harness import session_cookie
 from tests.test_foundation.helpers import Server
+from tournaments.clubs import members as club_members
 
 pytestmark = [pytest.mark.slow]
 
@@ -255,8 +256,8 @@ def _finished_tournament_table() -> tuple[Any, Match, Any]:
     from tournaments.services.results import record_match
 
     boss = _user("olga")
-    club = services.create_club("Club olga", "club-olga", boss)
-    services.add_member(club.pk, _user("rita"), Membership.REFEREE, boss)
+    club = club_members.create_club("Club olga", "club-olga", boss)
+    club_members.grant_role(club.pk, _user("rita"), Membership.REFEREE, boss)
     stages = [{"name": "Suiza", "format": "swiss", "params": {"rounds": 2, "table_size": 2}}]
     tournament = services.create_tournament(club.pk, boss, name="Copa", ruleset="dudo", stages=stages)
     for name in ("ana", "beto"):

@@ -17,6 +17,7 @@ from cacho.models import ChatReport
 from tests.frontend.conftest import shot
 from tests.frontend.test_accessibility import axe_clean
 from tests.live.harness import session_cookie
+from tournaments.clubs import members as club_members
 
 pytestmark = [pytest.mark.slow]
 
@@ -123,7 +124,9 @@ def test_the_organisers_switch_the_players_chat_from_the_console(open_page: Any)
     from tournaments.models import Tournament
 
     session_cookie("olga")
-    club = services.create_club("Club de la charla", "charla", get_user_model().objects.get(username="olga"))
+    club = club_members.create_club(
+        "Club de la charla", "charla", get_user_model().objects.get(username="olga")
+    )
     tournament = services.create_tournament(
         club.pk, get_user_model().objects.get(username="olga"), name="Copa", ruleset="dudo"
     )

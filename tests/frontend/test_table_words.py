@@ -18,6 +18,7 @@ from tests.frontend.conftest import shot
 from tests.live.harness import session_cookie
 from tests.tournaments.helpers import seat_named
 from tournaments import services
+from tournaments.clubs import members as club_members
 from tournaments.models import Table
 
 pytestmark = [pytest.mark.slow]
@@ -104,7 +105,7 @@ def test_the_end_screen_shows_the_tournaments_updated_standings(open_page: Any) 
     """The table's result is recorded by the sweep (`tournaments.services.sweep`), which does
     here, in the test, what a lost Celery task leaves to it: no worker runs meanwhile."""
     boss = _user("olga")
-    club = services.create_club("Club Words", "club-words", boss)
+    club = club_members.create_club("Club Words", "club-words", boss)
     stages = [{"name": "Suiza", "format": "swiss", "params": {"rounds": 2, "table_size": 2}}]
     tournament = services.create_tournament(club.pk, boss, name="Copa", ruleset="dudo", stages=stages)
     names = ("ana", "beto", "caro", "dani", "eva", "fito", "gabi", "hugo")

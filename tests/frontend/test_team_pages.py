@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from cacho.services import matches
 from tests.frontend.conftest import shot
 from tests.live.harness import session_cookie
+from tournaments.clubs import members as club_members
 
 pytestmark = [pytest.mark.slow]
 
@@ -47,7 +48,7 @@ def test_a_finished_team_tournament_shows_the_champion_team_first_with_its_membe
 
     session_cookie("dora")
     owner = get_user_model().objects.get(username="dora")
-    club = services.create_club("Club de equipos", "equipos", owner)
+    club = club_members.create_club("Club de equipos", "equipos", owner)
     stages = [{"name": "Suiza", "format": "swiss", "params": {"rounds": 1, "table_size": 4}}]
     tournament = services.create_tournament(
         club.pk,
@@ -90,7 +91,7 @@ def test_the_desk_registers_a_team_and_substitutes_a_member_between_rounds(open_
     for name in ("olga", "ana", "beto"):
         session_cookie(name)
     owner = get_user_model().objects.get(username="olga")
-    club = services.create_club("Club de parejas", "parejas", owner)
+    club = club_members.create_club("Club de parejas", "parejas", owner)
     stages = [{"name": "Suiza", "format": "swiss", "params": {"rounds": 2, "table_size": 2}}]
     tournament = services.create_tournament(
         club.pk,
@@ -142,12 +143,11 @@ def test_an_organiser_creates_a_team_tournament_and_a_teammate_throws_from_their
     their members' accounts; once started, the teammate who does not hold the team's seat
     opens the table, is on turn with the team and throws."""
     from cacho.models import Seat
-    from tournaments import services
     from tournaments.models import Entry, Table
 
     for name in ("olga", "ana", "beto", "caro", "dora"):
         session_cookie(name)
-    services.create_club("Club del Alalay", "alalay-club", get_user_model().objects.get(username="olga"))
+    club_members.create_club("Club del Alalay", "alalay-club", get_user_model().objects.get(username="olga"))
     page = open_page("/organise/", "olga", watch=True)
     page.wait_for_selector("#create[data-ready]")
     page.select_option("#c-ruleset", "dudo")

@@ -18,6 +18,7 @@ from cacho.services import matches
 from tests.live.harness import session_cookie
 from tests.test_foundation.helpers import Server
 from tournaments import services
+from tournaments.clubs import members as club_members
 from tournaments.models import Tournament
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -89,7 +90,7 @@ def tournament(name: str, *, finished: bool) -> Tournament:
 
     session_cookie("dora")
     owner = get_user_model().objects.get(username="dora")
-    club = services.create_club(f"Club {name}", name.lower().replace(" ", "-"), owner)
+    club = club_members.create_club(f"Club {name}", name.lower().replace(" ", "-"), owner)
     stages = [{"name": "Suiza", "format": "swiss", "params": {"rounds": 1, "table_size": 4}}]
     made = services.create_tournament(club.pk, owner, name=name, ruleset="dudo", stages=stages)
     for entry in ("Ana", "Beto", "Carla", "Dario", "Elena", "Fito", "Gabi", "Hugo"):

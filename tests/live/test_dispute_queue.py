@@ -14,8 +14,10 @@ from django.test import Client
 
 from tests.live.harness import open_socket, session_cookie
 from tests.test_foundation.helpers import Server
+from tournaments.clubs.members import create_club
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.models import Membership, Table
-from tournaments.services import add_member, create_club, create_tournament, register, start_tournament
+from tournaments.services import create_tournament, register, start_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

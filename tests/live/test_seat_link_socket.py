@@ -15,14 +15,9 @@ from django.test import Client
 
 from tests.live.harness import is_event, open_socket, ws_url
 from tests.test_foundation.helpers import Server
+from tournaments.clubs.members import create_club
 from tournaments.models import Table
-from tournaments.services import (
-    create_club,
-    create_tournament,
-    register,
-    seat_link_desk,
-    start_tournament,
-)
+from tournaments.services import create_tournament, register, seat_link_desk, start_tournament
 
 pytestmark = [pytest.mark.slow]
 

@@ -12,8 +12,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from cacho.services import matches as match_service
+from tournaments.clubs.members import create_club
 from tournaments.models import Round, Table, Tournament
-from tournaments.services import create_club, create_tournament, register, start_tournament
+from tournaments.services import create_tournament, register, start_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

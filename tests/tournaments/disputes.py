@@ -10,8 +10,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.tournaments.helpers import club_with_organiser
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.models import Membership, Table, Tournament
-from tournaments.services import add_member, create_tournament, register, start_tournament
+from tournaments.services import create_tournament, register, start_tournament
 
 TWO_ROUNDS_1V1 = [{"name": "swiss", "format": "swiss", "params": {"rounds": 2, "table_size": 2}}]
 

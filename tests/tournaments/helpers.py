@@ -12,8 +12,9 @@ from django.db import transaction
 
 from cacho.services import matches as match_service
 from tests.cacho.helpers import command_id, legal_bidding_move, state_of
+from tournaments.clubs.members import create_club
 from tournaments.models import Club, Table, Tournament
-from tournaments.services import advance, create_club, register, tables
+from tournaments.services import advance, register, tables
 from tournaments.services.bots import play_bots_until_stuck
 from tournaments.services.lifecycle import locked
 

@@ -12,8 +12,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.tournaments.helpers import club_with_organiser, register_bots
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.models import Membership, Tournament
-from tournaments.services import add_member, create_tournament, start_tournament, sweep
+from tournaments.services import create_tournament, start_tournament, sweep
 from tournaments.services.bots import play_bots_until_stuck
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sqlite_too]

@@ -19,8 +19,9 @@ from cacho.services import matches as match_service
 from tests.tournaments.disputes import Club
 from tests.tournaments.helpers import seat_named
 from tournaments.appeals.models import RefereeNote
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.models import Dispute, Membership, Round, Table, TournamentEvent
-from tournaments.services import add_member, advance, sweep, update_settings
+from tournaments.services import advance, sweep, update_settings
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 

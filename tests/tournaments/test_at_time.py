@@ -18,8 +18,9 @@ from rest_framework.test import APIClient
 from cacho.models import Event, Seat
 from cacho.services import matches as match_service
 from tests.cacho.helpers import state_of
+from tournaments.clubs.members import create_club
 from tournaments.models import Round, Table, Tournament, TournamentEvent
-from tournaments.services import at_time, create_club, register, start_tournament
+from tournaments.services import at_time, register, start_tournament
 from tournaments.services.results import sweep
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]

@@ -10,11 +10,12 @@ from rest_framework.test import APIClient
 
 from cacho.engine.bidding.rules import OPTIONS
 from tests.tournaments.helpers import club_with_organiser
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.competition.errors import CompetitionError
 from tournaments.competition.tables import LARGEST_TABLE, SMALLEST_TABLE
 from tournaments.models import Membership
 from tournaments.reads import catalogue
-from tournaments.services import add_member, formats
+from tournaments.services import formats
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sqlite_too]
 

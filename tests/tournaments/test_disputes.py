@@ -13,8 +13,8 @@ from cacho.models import Event, Match
 from cacho.services import matches as match_service
 from tests.tournaments.disputes import Club, club_with_organiser
 from tests.tournaments.helpers import seat_named
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.models import Dispute, Membership, Round, Table, Tournament, TournamentEvent
-from tournaments.services import add_member
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 
@@ -92,7 +92,7 @@ def test_the_club_referee_sees_every_die_and_site_staff_alone_does_not(club: Clu
         ("ana", {"reason": "misclick", "turn": 1}, 400, "dispute-turn-unknown"),
         ("ana", {"reason": "misclick", "version": 999}, 400, "dispute-version-unknown"),
         ("ana", {"reason": "misclick", "round": 1, "version": 1}, 400, "dispute-pin-invalid"),
-        ("ana", {"reason": "misclick", "colour": "red"}, 400, "invalid-input"),
+        ("ana", {"reason": "misclick", "colour": "red"}, 400, "unknown-field"),
         ("ana", {"reason": "other", "text": "x" * 2001}, 400, "dispute-text-too-long"),
     ],
 )

@@ -12,8 +12,9 @@ from rest_framework.test import APIClient
 
 from cacho.services import matches as match_service
 from tests.tournaments.helpers import club_with_organiser
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.models import Entry, Membership, Round, Table, Tournament, TournamentEvent
-from tournaments.services import add_member, create_tournament, log, register, start_tournament
+from tournaments.services import create_tournament, log, register, start_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 

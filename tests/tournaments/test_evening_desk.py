@@ -19,6 +19,9 @@ from cacho.services import matches as match_service
 from tests.cacho.helpers import command_id, legal_bidding_move, state_of
 from tests.tournaments.disputes import Club as DisputeClub
 from tests.tournaments.helpers import club_with_organiser, finish_round, play_scripted
+from tournaments.clubs import log as club_log
+from tournaments.clubs import members
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.models import (
     ClubEvent,
     ClubInvitation,
@@ -29,19 +32,8 @@ from tournaments.models import (
     Tournament,
     TournamentEvent,
 )
-from tournaments.services import (
-    add_member,
-    club_log,
-    create_tournament,
-    desk,
-    disputes,
-    log,
-    members,
-    register,
-    start_tournament,
-    tables,
-)
 from tournaments.services import clock as round_clock
+from tournaments.services import create_tournament, desk, disputes, log, register, start_tournament, tables
 from tournaments.services.lifecycle import locked
 from tournaments.services.standings import final_ranking
 

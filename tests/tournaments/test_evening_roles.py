@@ -14,6 +14,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from tournaments.clubs.members import add_member as invite
+from tournaments.clubs.members import create_club
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.models import (
     Club,
     ClubEvent,
@@ -24,14 +26,7 @@ from tournaments.models import (
     Tournament,
     TournamentEvent,
 )
-from tournaments.services import (
-    add_member,
-    create_club,
-    create_tournament,
-    register,
-    start_tournament,
-    withdraw,
-)
+from tournaments.services import create_tournament, register, start_tournament, withdraw
 from tournaments.services.desk import disqualify
 
 pytestmark = pytest.mark.django_db

@@ -33,13 +33,13 @@ from cacho.models import Match, Seat
 from cacho.services import matches as match_service
 from tests.tournaments.helpers import play_bidding_match
 from tournaments import matches
+from tournaments.clubs.members import create_club
 from tournaments.competition import stages, tables
 from tournaments.competition.meetings import opponents, pair
 from tournaments.models import Entry, StandingRow, Table, Tournament, TournamentEvent
 from tournaments.services import (
     TournamentError,
     check_in,
-    create_club,
     create_tournament,
     forfeit_table,
     log,

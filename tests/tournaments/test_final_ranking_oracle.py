@@ -42,11 +42,11 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from tests.tournaments.test_every_format import SQLITE_LIMIT, Run, organise, stage
+from tournaments.clubs.members import create_club
 from tournaments.models import Entry, Table, Tournament, TournamentEvent
 from tournaments.services import (
     TournamentError,
     advance,
-    create_club,
     create_tournament,
     forfeit_table,
     register,

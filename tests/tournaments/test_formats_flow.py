@@ -34,10 +34,11 @@ from rest_framework.test import APIClient
 
 from cacho.services import matches as match_service
 from tests.tournaments.helpers import play_bidding_match, seat_named
+from tournaments.clubs.members import create_club
 from tournaments.competition import stages
 from tournaments.competition.standings import EntryResult, StandingsConfig
 from tournaments.models import StandingRow, Table, Tournament
-from tournaments.services import create_club, formats, log, rankings, stage_data
+from tournaments.services import formats, log, rankings, stage_data
 from tournaments.tasks import advance_tournament
 
 E2E = pytest.mark.django_db(transaction=True)

@@ -25,7 +25,7 @@ def token(committed_db: None) -> str:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    from tournaments.services import create_club
+    from tournaments.clubs.members import create_club
 
     user = get_user_model().objects.create_user("fuzzer", password="a-long-pass-123")
     create_club("Fuzz club", "fuzz", user)

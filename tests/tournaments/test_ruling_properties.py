@@ -29,10 +29,10 @@ from cacho.services import matches as match_service
 from cacho.services.verify import verify_match
 from tests.cacho.helpers import bot_move, state_of
 from tests.tournaments.helpers import club_with_organiser
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.models import Dispute, Membership, Table
 from tournaments.services import (
     TournamentError,
-    add_member,
     create_tournament,
     disputes,
     log,

@@ -19,8 +19,9 @@ from cacho.services.verify import verify_match
 from tests.cacho.helpers import legal_bidding_move, state_of
 from tests.tournaments.disputes import Club
 from tests.tournaments.helpers import club_with_organiser, play_bidding_match, register_bots
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.models import Dispute, Membership, Round, Table, Tournament, TournamentEvent
-from tournaments.services import add_member, create_tournament, standings, start_tournament
+from tournaments.services import create_tournament, standings, start_tournament
 from tournaments.services.bots import play_bots_until_stuck
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]

@@ -12,8 +12,9 @@ import pytest
 from django.test import Client
 
 from tests.tournaments.helpers import club_with_organiser, play_scripted
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.models import Membership, Tournament
-from tournaments.services import add_member, create_tournament, register, start_tournament
+from tournaments.services import create_tournament, register, start_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 

@@ -12,8 +12,9 @@ from django.test import Client
 
 from cacho.models import Event
 from tests.tournaments.disputes import Club
+from tournaments.clubs.members import grant_role as add_member
+from tournaments.clubs.roles import has_role
 from tournaments.models import Dispute, Membership, TournamentEvent
-from tournaments.services import add_member, has_role
 from tournaments.services.disputes import queue, referees_match
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]

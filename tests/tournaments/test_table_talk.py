@@ -12,8 +12,8 @@ from django.contrib.auth.models import Permission
 from cacho.models import ChatMessage, ChatReport
 from tests.tournaments.disputes import Club
 from tests.tournaments.helpers import club_with_organiser
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.models import Membership
-from tournaments.services import add_member
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 

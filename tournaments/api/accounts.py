@@ -13,23 +13,14 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from tournaments.accounts import services
+from tournaments.api.base import ERRORS, ApiView, SignedInView
 from tournaments.api.serializers import ErrorSerializer
-from tournaments.api.views import ERRORS, exception_handler
-from tournaments.services import TournamentError
 
 LIMITED = {
     429: OpenApiResponse(ErrorSerializer, description="`rate-limited`: too many of these; nothing done")
 }
-
-
-class Base(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    def get_exception_handler(self) -> Any:
-        return exception_handler
 
 
 class AccountSerializer(serializers.Serializer):
@@ -43,9 +34,6 @@ class AccountSerializer(serializers.Serializer):
     language = serializers.ChoiceField(
         choices=["", "es", "en"], required=False, help_text="Of the account's mail; empty: the site's."
     )
-
-
-WRITABLE_ACCOUNT_FIELDS = frozenset({"display_name", "language"})
 
 
 class PasswordChangeInput(serializers.Serializer):
@@ -90,7 +78,7 @@ class DetailSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
-class MyAccountView(Base):
+class MyAccountView(SignedInView):
     @extend_schema(operation_id="me_account", responses={200: AccountSerializer, 403: ERRORS[403]})
     def get(self, request: Request) -> Response:
         return Response(AccountSerializer(services.account_info(request.user)).data)
@@ -102,16 +90,11 @@ class MyAccountView(Base):
         description="Change the display name and the language of your mail.",
     )
     def patch(self, request: Request) -> Response:
-        unknown = sorted(set(request.data) - WRITABLE_ACCOUNT_FIELDS)
-        if unknown:  # a misspelt field would otherwise change nothing and answer 200
-            raise TournamentError("unknown-field", _("Unknown field(s): %s") % ", ".join(unknown))
-        data = AccountSerializer(data=request.data, partial=True)
-        data.is_valid(raise_exception=True)
-        services.set_profile(request.user, **data.validated_data)
+        services.set_profile(request.user, **self.valid(AccountSerializer, request, partial=True))
         return Response(AccountSerializer(services.account_info(request.user)).data)
 
 
-class MyPasswordView(Base):
+class MyPasswordView(SignedInView):
     @extend_schema(
         operation_id="me_account_password",
         request=PasswordChangeInput,
@@ -123,16 +106,13 @@ class MyPasswordView(Base):
         ),
     )
     def post(self, request: Request) -> Response:
-        data = PasswordChangeInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        services.change_password(
-            request.user, data.validated_data["current_password"], data.validated_data["new_password"]
-        )
+        data = self.valid(PasswordChangeInput, request)
+        services.change_password(request.user, data["current_password"], data["new_password"])
         update_session_auth_hash(request._request, request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class MyEmailView(Base):
+class MyEmailView(SignedInView):
     @extend_schema(
         operation_id="me_account_email",
         request=EmailChangeInput,
@@ -144,18 +124,17 @@ class MyEmailView(Base):
         ),
     )
     def post(self, request: Request) -> Response:
-        data = EmailChangeInput(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = self.valid(EmailChangeInput, request)
         pending = services.change_email(
             request.user,
-            data.validated_data["email"],
-            data.validated_data["current_password"],
+            data["email"],
+            data["current_password"],
             language=get_language(),
         )
         return Response({"pending_email": pending}, status=status.HTTP_202_ACCEPTED)
 
 
-class MyVerificationView(Base):
+class MyVerificationView(SignedInView):
     @extend_schema(
         operation_id="me_account_verify_email",
         request=None,
@@ -167,7 +146,7 @@ class MyVerificationView(Base):
         return Response({"sent_to": sent}, status=status.HTTP_202_ACCEPTED)
 
 
-class SignOutEverywhereView(Base):
+class SignOutEverywhereView(SignedInView):
     @extend_schema(
         operation_id="me_account_sign_out_everywhere",
         request=None,
@@ -185,7 +164,7 @@ class SignOutEverywhereView(Base):
         return Response({"sessions_ended": ended})
 
 
-class Anonymous(Base):
+class Anonymous(ApiView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[Any] = []  # the mailed link is the credential
 
@@ -201,10 +180,9 @@ class PasswordResetView(Anonymous):
         ),
     )
     def post(self, request: Request) -> Response:
-        data = ResetRequestInput(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = self.valid(ResetRequestInput, request)
         client = str(request.META.get("REMOTE_ADDR") or "unknown")
-        services.request_password_reset(data.validated_data["email"], client, language=get_language())
+        services.request_password_reset(data["email"], client, language=get_language())
         detail = _(
             "If an account has this confirmed address, a link to choose a new password is on its way."
             " It works once, for a limited time."
@@ -223,9 +201,7 @@ class PasswordResetConfirmView(Anonymous):
         ),
     )
     def post(self, request: Request) -> Response:
-        data = ResetConfirmInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        v = data.validated_data
+        v = self.valid(ResetConfirmInput, request)
         services.reset_password(v["uid"], v["token"], v["new_password"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -242,7 +218,6 @@ class VerifyEmailView(Anonymous):
         ),
     )
     def post(self, request: Request) -> Response:
-        data = VerifyInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        user = services.verify_email(data.validated_data["token"])
+        data = self.valid(VerifyInput, request)
+        user = services.verify_email(data["token"])
         return Response(AccountSerializer(services.account_info(user)).data)

@@ -12,8 +12,8 @@ from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api.disputes import Base, dispute_json, notes_json
-from tournaments.api.views import ERRORS
+from tournaments.api.base import ERRORS, SignedInView
+from tournaments.api.disputes import dispute_json, notes_json
 from tournaments.models import Round
 from tournaments.services import appeals, draw_control, referee_tools
 from tournaments.services.errors import NotFound
@@ -36,14 +36,14 @@ class HoldInput(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class DisputeClaimView(Base):
+class DisputeClaimView(SignedInView):
     @extend_schema(operation_id="dispute_claim", request=None, responses={200: dict, 409: dict, **ERRORS})
     def post(self, request: Request, dispute_id: str) -> Response:
         """The calling referee handles the dispute (403 `ruling-not-referee` for anyone else)."""
         return Response(dispute_json(referee_tools.claim(dispute_id, request.user), request.user))
 
 
-class DisputeAssignView(Base):
+class DisputeAssignView(SignedInView):
     @extend_schema(
         operation_id="dispute_assign", request=AssignInput, responses={200: dict, 409: dict, **ERRORS}
     )
@@ -55,7 +55,7 @@ class DisputeAssignView(Base):
         return Response(dispute_json(dispute, request.user))
 
 
-class DisputeNotesView(Base):
+class DisputeNotesView(SignedInView):
     @extend_schema(operation_id="dispute_notes", responses={200: dict, **ERRORS})
     def get(self, request: Request, dispute_id: str) -> Response:
         """The referees' notes on the dispute (referees only; never in the public trail)."""
@@ -68,7 +68,7 @@ class DisputeNotesView(Base):
         return Response({"notes": notes_json(notes)}, status=status.HTTP_201_CREATED)
 
 
-class DisputeAppealView(Base):
+class DisputeAppealView(SignedInView):
     @extend_schema(
         operation_id="dispute_appeal", request=AppealInput, responses={201: dict, 409: dict, **ERRORS}
     )
@@ -89,7 +89,7 @@ def _round(round_id: str) -> Round:
     return found
 
 
-class DrawNowView(Base):
+class DrawNowView(SignedInView):
     @extend_schema(
         operation_id="tournament_draw_now",
         request=None,
@@ -105,7 +105,7 @@ class DrawNowView(Base):
         return Response({"round": draw_control.draw_now(tournament_id, request.user)})
 
 
-class RoundAppealView(Base):
+class RoundAppealView(SignedInView):
     permission_classes = [permissions.AllowAny]  # public, as the console and the round clock are
 
     @extend_schema(
@@ -121,7 +121,7 @@ class RoundAppealView(Base):
         return Response(appeals.view(_round(round_id)))
 
 
-class HoldDrawView(Base):
+class HoldDrawView(SignedInView):
     @extend_schema(
         operation_id="round_hold_draw",
         request=HoldInput,
@@ -136,7 +136,7 @@ class HoldDrawView(Base):
         return Response(appeals.view(rnd))
 
 
-class ReleaseDrawView(Base):
+class ReleaseDrawView(SignedInView):
     @extend_schema(
         operation_id="round_release_draw",
         request=None,

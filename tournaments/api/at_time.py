@@ -4,26 +4,17 @@ this API (`{"code", "message"}`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from tournaments.api.views import ERRORS, exception_handler
+from tournaments.api.base import ERRORS, SignedInView
 from tournaments.services import at_time
 from tournaments.services.clock import clock_view
 
 
-class CallTimeView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    def get_exception_handler(self) -> Any:
-        return exception_handler
-
+class CallTimeView(SignedInView):
     @extend_schema(
         operation_id="round_call_time",
         request=None,

@@ -9,13 +9,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import permissions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from tournaments import matches
-from tournaments.api.views import ERRORS, exception_handler
+from tournaments.api.base import ERRORS, SignedInView
 from tournaments.exports import tiebreak_text
 from tournaments.models import Dispute
 from tournaments.services import disputes, log, referee_tools, rulings
@@ -170,23 +169,7 @@ class RulingInput(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class Base(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    def get_exception_handler(self) -> Any:
-        return exception_handler
-
-    @staticmethod
-    def valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
-        data = serializer_class(data=request.data)
-        data.is_valid(raise_exception=True)
-        unknown = set(request.data) - set(data.fields) if isinstance(request.data, dict) else set()
-        if unknown:
-            raise serializers.ValidationError({field: [_("Unknown field.")] for field in sorted(unknown)})
-        return dict(data.validated_data)
-
-
-class MatchDisputesView(Base):
+class MatchDisputesView(SignedInView):
     @extend_schema(operation_id="match_disputes_list", responses={200: dict, **ERRORS})
     def get(self, request: Request, match_id: str) -> Response:
         """The disputes of a tournament table's match (its players and the club's referees)."""
@@ -203,7 +186,7 @@ class MatchDisputesView(Base):
         return Response(dispute_json(dispute, request.user), status=status.HTTP_201_CREATED)
 
 
-class DisputeQueueView(Base):
+class DisputeQueueView(SignedInView):
     @extend_schema(
         operation_id="disputes_list",
         parameters=[OpenApiParameter("status", str, description="open (default), ruled, withdrawn or all")],
@@ -218,20 +201,20 @@ class DisputeQueueView(Base):
         return Response({"disputes": [dispute_json(d, request.user) for d in found[:200]]})
 
 
-class DisputeView(Base):
+class DisputeView(SignedInView):
     @extend_schema(operation_id="dispute_detail", responses={200: dict, **ERRORS})
     def get(self, request: Request, dispute_id: str) -> Response:
         return Response(dispute_json(disputes.visible(dispute_id, request.user), request.user))
 
 
-class DisputeCommentView(Base):
+class DisputeCommentView(SignedInView):
     @extend_schema(operation_id="dispute_comment", request=TextInput, responses={201: dict, **ERRORS})
     def post(self, request: Request, dispute_id: str) -> Response:
         dispute = disputes.comment(dispute_id, request.user, self.valid(TextInput, request)["text"])
         return Response(dispute_json(dispute, request.user), status=status.HTTP_201_CREATED)
 
 
-class DisputePauseView(Base):
+class DisputePauseView(SignedInView):
     @extend_schema(
         operation_id="dispute_pause", request=PauseInput, responses={200: dict, 409: dict, **ERRORS}
     )
@@ -241,21 +224,21 @@ class DisputePauseView(Base):
         return Response(dispute_json(dispute, request.user))
 
 
-class DisputeResumeView(Base):
+class DisputeResumeView(SignedInView):
     @extend_schema(operation_id="dispute_resume", request=None, responses={200: dict, 409: dict, **ERRORS})
     def post(self, request: Request, dispute_id: str) -> Response:
         dispute = disputes.resume(dispute_id, request.user)
         return Response(dispute_json(dispute, request.user))
 
 
-class DisputeWithdrawView(Base):
+class DisputeWithdrawView(SignedInView):
     @extend_schema(operation_id="dispute_withdraw", request=None, responses={200: dict, 409: dict, **ERRORS})
     def post(self, request: Request, dispute_id: str) -> Response:
         dispute = disputes.withdraw(dispute_id, request.user)
         return Response(dispute_json(dispute, request.user))
 
 
-class RulingPreviewView(Base):
+class RulingPreviewView(SignedInView):
     @extend_schema(operation_id="dispute_preview", request=RulingInput, responses={200: dict, **ERRORS})
     def post(self, request: Request, dispute_id: str) -> Response:
         """The table's stage standings (with tiebreaks: `criteria`, each row's `values` and
@@ -270,7 +253,7 @@ class RulingPreviewView(Base):
         return Response(shown)
 
 
-class RulingView(Base):
+class RulingView(SignedInView):
     @extend_schema(
         operation_id="dispute_rule", request=RulingInput, responses={200: dict, 409: dict, **ERRORS}
     )

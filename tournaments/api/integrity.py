@@ -10,12 +10,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from tournaments.api.views import ERRORS, exception_handler
+from tournaments.api.base import ERRORS, SignedInView
 from tournaments.integrity import signals
 from tournaments.services import disputes
 from tournaments.services import integrity as service
@@ -89,14 +87,7 @@ def note() -> str:
     return _("Hints for a referee's review, computed from the match logs: never an automatic penalty.")
 
 
-class Base(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    def get_exception_handler(self) -> Any:
-        return exception_handler
-
-
-class ClubSignalsView(Base):
+class ClubSignalsView(SignedInView):
     @extend_schema(operation_id="club_signals", responses={200: dict, **ERRORS})
     def get(self, request: Request, club_id: str) -> Response:
         """The club's integrity signals, strongest first, each with its figures and the rounds
@@ -113,7 +104,7 @@ class ClubSignalsView(Base):
         )
 
 
-class SignalsView(Base):
+class SignalsView(SignedInView):
     @extend_schema(operation_id="signals_list", responses={200: dict, **ERRORS})
     def get(self, request: Request) -> Response:
         """The integrity signals of every club where the caller referees."""
@@ -131,7 +122,7 @@ class SignalsView(Base):
         return Response({"note": note(), "clubs": clubs})
 
 
-class DisputeSignalsView(Base):
+class DisputeSignalsView(SignedInView):
     @extend_schema(operation_id="dispute_signals", responses={200: dict, **ERRORS})
     def get(self, request: Request, dispute_id: str) -> Response:
         """The club's integrity signals that name a player seated at the disputed match, each

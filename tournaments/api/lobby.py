@@ -14,10 +14,9 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from tournaments.api import serializers as s
-from tournaments.api.views import exception_handler
+from tournaments.api.base import ApiView
 from tournaments.reads import lobby
 from tournaments.services import TournamentError
 
@@ -98,11 +97,6 @@ ERRORS = {
 }
 
 
-class LobbyBase(APIView):
-    def get_exception_handler(self) -> Any:
-        return exception_handler
-
-
 def _page_of(user: Any, request: Request) -> Response:
     try:
         wanted = lobby.MatchFilter.parse(request.query_params)
@@ -120,7 +114,7 @@ def _player(username: str) -> Any:
     return user
 
 
-class LobbyView(LobbyBase):
+class LobbyView(ApiView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
@@ -149,7 +143,7 @@ class LobbyView(LobbyBase):
         )
 
 
-class MyMatchHistoryView(LobbyBase):
+class MyMatchHistoryView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(parameters=FILTERS, responses={200: MatchPage, **ERRORS}, summary="My matches, paginated")
@@ -157,7 +151,7 @@ class MyMatchHistoryView(LobbyBase):
         return _page_of(request.user, request)
 
 
-class PlayerMatchesView(LobbyBase):
+class PlayerMatchesView(ApiView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(parameters=FILTERS, responses={200: MatchPage, **ERRORS}, summary="A player's matches")
@@ -165,7 +159,7 @@ class PlayerMatchesView(LobbyBase):
         return _page_of(_player(username), request)
 
 
-class PlayerView(LobbyBase):
+class PlayerView(ApiView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses={200: PlayerPage, 404: ERRORS[404]}, summary="A player: their tournaments")

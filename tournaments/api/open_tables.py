@@ -11,9 +11,8 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from tournaments.api.views import exception_handler
+from tournaments.api.base import SignedInView, refuse_unknown
 from tournaments.open_tables import reads, service
 from tournaments.open_tables.models import OpenTable
 from tournaments.services import TournamentError
@@ -95,9 +94,7 @@ def _body(request: Request, kind: str) -> dict[str, Any]:
     data = request.data if request.data is not None else {}
     if not isinstance(data, dict):
         raise TournamentError("invalid-body", _("The request body must be a JSON object."))
-    unknown = sorted(set(data) - ALLOWED[kind])
-    if unknown:
-        raise TournamentError("unknown-field", _("Unknown field(s): %s") % ", ".join(unknown))
+    refuse_unknown(request, ALLOWED[kind])
     return dict(data)
 
 
@@ -116,14 +113,7 @@ def _json(table: OpenTable, request: Request) -> dict[str, Any]:
     return row
 
 
-class OpenTablesBase(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    def get_exception_handler(self) -> Any:
-        return exception_handler
-
-
-class OpenTablesView(OpenTablesBase):
+class OpenTablesView(SignedInView):
     def get_permissions(self) -> list[Any]:
         return [permissions.AllowAny()] if self.request.method == "GET" else super().get_permissions()
 
@@ -165,7 +155,7 @@ class OpenTablesView(OpenTablesBase):
         return Response(_json(table, request), status=status.HTTP_201_CREATED)
 
 
-class OpenTableView(OpenTablesBase):
+class OpenTableView(SignedInView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
@@ -177,7 +167,7 @@ class OpenTableView(OpenTablesBase):
         return Response(_json(_table(table_id, request, request.query_params.get("token")), request))
 
 
-class OpenTableSeatsView(OpenTablesBase):
+class OpenTableSeatsView(SignedInView):
     @extend_schema(
         operation_id="open_tables_sit",
         request=SeatIn,
@@ -193,7 +183,7 @@ class OpenTableSeatsView(OpenTablesBase):
         return Response(_json(table, request))
 
 
-class OpenTableLeaveView(OpenTablesBase):
+class OpenTableLeaveView(SignedInView):
     @extend_schema(
         operation_id="open_tables_leave",
         request=None,
@@ -206,7 +196,7 @@ class OpenTableLeaveView(OpenTablesBase):
         return Response(_json(table, request))
 
 
-class OpenTableBotsView(OpenTablesBase):
+class OpenTableBotsView(SignedInView):
     @extend_schema(
         operation_id="open_tables_bots",
         request=BotsIn,
@@ -223,7 +213,7 @@ class OpenTableBotsView(OpenTablesBase):
         return Response(_json(table, request))
 
 
-class OpenTableStartView(OpenTablesBase):
+class OpenTableStartView(SignedInView):
     @extend_schema(
         operation_id="open_tables_start",
         request=None,
@@ -236,7 +226,7 @@ class OpenTableStartView(OpenTablesBase):
         return Response(_json(table, request))
 
 
-class OpenTableRematchView(OpenTablesBase):
+class OpenTableRematchView(SignedInView):
     @extend_schema(
         operation_id="open_tables_rematch",
         request=None,
@@ -252,7 +242,7 @@ class OpenTableRematchView(OpenTablesBase):
         )
 
 
-class MatchOpenTableView(OpenTablesBase):
+class MatchOpenTableView(SignedInView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
@@ -276,7 +266,7 @@ def _uuid(value: str) -> str | None:
 
 
 # The actions on one table, each at `open-tables/<id>/<action>`.
-ACTIONS: dict[str, type[APIView]] = {
+ACTIONS: dict[str, type[SignedInView]] = {
     "seats": OpenTableSeatsView,
     "leave": OpenTableLeaveView,
     "bots": OpenTableBotsView,

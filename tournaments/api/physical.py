@@ -9,13 +9,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import permissions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from tournaments.api import serializers as s
-from tournaments.api.views import ERRORS, exception_handler
+from tournaments.api.base import ERRORS, SignedInView, refuse_unknown
 from tournaments.services import physical
 from tournaments.services.errors import TournamentError
 
@@ -42,20 +41,13 @@ ConfirmRequest = inline_serializer(
 )
 
 
-class PhysicalView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    def get_exception_handler(self) -> Any:
-        return exception_handler
-
-
 def _body(request: Request) -> dict[str, Any]:
     if not isinstance(request.data, dict):
         raise TournamentError("invalid-body", _("The request body must be a JSON object."))
     return dict(request.data)
 
 
-class MakePhysicalView(PhysicalView):
+class MakePhysicalView(SignedInView):
     @extend_schema(request=None, responses={200: s.TableSerializer, **ERRORS})
     def post(self, request: Request, table_id: str) -> Response:
         """Make a table physical before its first move (organisers): a physical match with the
@@ -64,7 +56,7 @@ class MakePhysicalView(PhysicalView):
         return Response(s.TableSerializer(physical.make_table_physical(table_id, request.user)).data)
 
 
-class MakeOnlineView(PhysicalView):
+class MakeOnlineView(SignedInView):
     @extend_schema(request=None, responses={200: s.TableSerializer, **ERRORS})
     def post(self, request: Request, table_id: str) -> Response:
         """Make a physical table online before anything is entered at it (organisers): an
@@ -73,7 +65,7 @@ class MakeOnlineView(PhysicalView):
         return Response(s.TableSerializer(physical.make_table_online(table_id, request.user)).data)
 
 
-class SheetView(PhysicalView):
+class SheetView(SignedInView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS})
     def get(self, request: Request, table_id: str) -> Response:
         """The scorekeeper's sheet of a physical table (its scorekeepers, organisers, referees):
@@ -82,7 +74,7 @@ class SheetView(PhysicalView):
         return Response(physical.sheet(table_id, request.user))
 
 
-class EntryView(PhysicalView):
+class EntryView(SignedInView):
     @extend_schema(request=EntryRequest, responses={201: OpenApiTypes.OBJECT, **ERRORS})
     def post(self, request: Request, table_id: str) -> Response:
         """Enter what happened (one move, a round's dice or its outcome, or `undo`): an event of
@@ -100,7 +92,7 @@ class EntryView(PhysicalView):
         return Response(physical.sheet(table_id, request.user), status=status.HTTP_201_CREATED)
 
 
-class CheckView(PhysicalView):
+class CheckView(SignedInView):
     @extend_schema(request=EntryRequest, responses={200: OpenApiTypes.OBJECT, **ERRORS})
     def post(self, request: Request, table_id: str) -> Response:
         """Judge an entry without storing it: `{"ok": true, "events": [...]}` or the engine's
@@ -109,7 +101,7 @@ class CheckView(PhysicalView):
         return Response({"ok": True, "events": physical.check(table_id, request.user, payload)})
 
 
-class ConfirmView(PhysicalView):
+class ConfirmView(SignedInView):
     @extend_schema(request=ConfirmRequest, responses={200: OpenApiTypes.OBJECT, **ERRORS})
     def post(self, request: Request, table_id: str) -> Response:
         """A player confirms the finished sheet on the scorekeeper's device (password, or the
@@ -117,9 +109,7 @@ class ConfirmView(PhysicalView):
         the table's result. `sheet` is the keepers' sheet, null for a player (whose
         confirmation stands: it is not answered with the keepers' 403)."""
         data = _body(request)
-        unknown = sorted(set(data) - {"entry", "password", "name"})
-        if unknown:
-            raise TournamentError("unknown-field", _("Unknown field(s): %s") % ", ".join(unknown))
+        refuse_unknown(request, {"entry", "password", "name"})
         for key in ("password", "name"):
             if key in data and not isinstance(data[key], str):
                 raise TournamentError("invalid-field", _("%s must be text") % key)
@@ -129,7 +119,7 @@ class ConfirmView(PhysicalView):
         return Response({**done, "sheet": physical.sheet_if_keeper(table_id, request.user)})
 
 
-class ImportView(PhysicalView):
+class ImportView(SignedInView):
     @extend_schema(request=OpenApiTypes.OBJECT, responses={201: OpenApiTypes.OBJECT, **ERRORS})
     def post(self, request: Request, table_id: str) -> Response:
         """A record file (`cacho-match/1`) becomes the table's match while nothing is entered
@@ -138,7 +128,7 @@ class ImportView(PhysicalView):
         return Response(physical.sheet(table_id, request.user), status=status.HTTP_201_CREATED)
 
 
-class MyTablesView(PhysicalView):
+class MyTablesView(SignedInView):
     @extend_schema(operation_id="me_scorekeeping_list", responses={200: OpenApiTypes.OBJECT, **ERRORS})
     def get(self, request: Request) -> Response:
         """The physical tables in play of the clubs where you keep score (scorekeeper,

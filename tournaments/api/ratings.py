@@ -6,16 +6,13 @@ API (`{"code", "message"}`): `rating-family-unknown` (400), `player-unknown` and
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from tournaments.api.views import ERRORS, exception_handler
+from tournaments.api.base import ERRORS, ApiView
 from tournaments.models import Club, Tournament
 from tournaments.ratings import reading
 from tournaments.reads.lobby import player
@@ -79,13 +76,6 @@ class EntryRating(serializers.Serializer):
     provisional = serializers.BooleanField()
 
 
-class Base(APIView):
-    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
-
-    def get_exception_handler(self) -> Any:
-        return exception_handler
-
-
 def _family(value: str | None) -> str:
     family = value or reading.FAMILIES[0]
     if family not in reading.FAMILIES:
@@ -104,7 +94,7 @@ def _club(value: str | None) -> int | None:
     return found.pk
 
 
-class LeaderboardView(Base):
+class LeaderboardView(ApiView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
@@ -129,7 +119,7 @@ class LeaderboardView(Base):
         )
 
 
-class PlayerRatingsView(Base):
+class PlayerRatingsView(ApiView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
@@ -151,7 +141,7 @@ def _tournament(value: str) -> Tournament:
     return found
 
 
-class TournamentRatingsView(Base):
+class TournamentRatingsView(ApiView):
     @extend_schema(
         operation_id="tournament_platform_ratings",
         responses={200: EntryRating(many=True), 404: ERRORS[404]},

@@ -11,18 +11,12 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from tournaments.api.views import ERRORS, exception_handler
+from tournaments.api.base import ERRORS, ApiView
 from tournaments.clubs.roles import DESK, require_role
 from tournaments.models import Table
 from tournaments.services import seat_link_desk, seat_links
 from tournaments.services.errors import NotFound, TournamentError
-
-
-class Base(APIView):
-    def get_exception_handler(self) -> Any:
-        return exception_handler
 
 
 class SeatLinkClaimInput(serializers.Serializer):
@@ -53,7 +47,7 @@ def _address(request: Request) -> str:
     return f"addr:{request.META.get('REMOTE_ADDR') or 'unknown'}"
 
 
-class SeatLinkClaimView(Base):
+class SeatLinkClaimView(ApiView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[Any] = []  # the session is the seat: no account, no CSRF token
 
@@ -72,10 +66,9 @@ class SeatLinkClaimView(Base):
     def post(self, request: Request) -> Response:
         address = _address(request)
         seat_links.check_rate(address)
-        data = SeatLinkClaimInput(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = self.valid(SeatLinkClaimInput, request)
         try:
-            claimed = seat_links.claim(data.validated_data["token"], request._request.session)
+            claimed = seat_links.claim(data["token"], request._request.session)
         except TournamentError as error:
             if error.code == "seat-link-invalid":
                 seat_links.count_failure(address)
@@ -101,7 +94,7 @@ def _table(table_id: str) -> Table:
     return table
 
 
-class TableSeatLinksView(Base):
+class TableSeatLinksView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
@@ -119,7 +112,7 @@ class TableSeatLinksView(Base):
         return Response(SeatLinkSerializer([r.as_dict() for r in rows], many=True).data)
 
 
-class SeatLinkReissueView(Base):
+class SeatLinkReissueView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(

@@ -9,8 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.api import serializers as s
-from tournaments.api.evening import Base, _id
-from tournaments.api.views import ERRORS
+from tournaments.api.base import ERRORS, ApiView, object_id
 from tournaments.models import Entry
 from tournaments.services.substitutions import substitute
 
@@ -22,7 +21,7 @@ class SubstitutionInput(serializers.Serializer):
     )
 
 
-class EntrySubstituteView(Base):
+class EntrySubstituteView(ApiView):
     @extend_schema(
         operation_id="entry_substitute",
         request=SubstitutionInput,
@@ -35,7 +34,9 @@ class EntrySubstituteView(Base):
     )
     def post(self, request: Request, entry_id: str) -> Response:
         data = self.valid(SubstitutionInput, request)
-        entry = substitute(_id(entry_id, _("No such entry.")), request.user, data["out"], data["incoming"])
+        entry = substitute(
+            object_id(entry_id, _("No such entry.")), request.user, data["out"], data["incoming"]
+        )
         return Response(
             s.EntrySerializer(Entry.objects.prefetch_related("members__user").get(pk=entry.pk)).data
         )

@@ -1,10 +1,5 @@
 """Thin API views: parse input, call the write path (`tournaments.services`), shape output.
-
-Errors are `{"code": stable_code, "message": text}` (and `field`, the one to change, where
-one is to blame): the write path's `TournamentError`
-(400/403/404), DRF validation (400 `invalid_input`), authentication (401/403); never a 500
-on bad input.
-"""
+Errors and the reading of a body as everywhere in this API (`tournaments.api.base`)."""
 
 from __future__ import annotations
 
@@ -14,51 +9,21 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, mixins, permissions, status, viewsets
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, permissions, status
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from cacho.api import errors as api_errors
 from tournaments import exports, services
 from tournaments.api import serializers as s
+from tournaments.api.base import ERRORS, ApiView, ApiViewSet
 from tournaments.clubs import members
+from tournaments.clubs import members as club_members
+from tournaments.clubs.roles import has_role
 from tournaments.models import Club, Entry, Membership, Tournament
 from tournaments.reads import catalogue
 from tournaments.services import desk, standings, team_members
-
-ERRORS = {
-    400: OpenApiResponse(s.ErrorSerializer, description="Bad input: {code, message}"),
-    403: OpenApiResponse(s.ErrorSerializer, description="Not allowed for your role"),
-    404: OpenApiResponse(s.ErrorSerializer, description="Not found"),
-}
-
-
-def _error(code: str, message: str, status_code: int, **extra: Any) -> Response:
-    return Response({"code": code, "message": message, **extra}, status=status_code)
-
-
-def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, services.TournamentError):
-        return _error(exc.code, exc.message, exc.status, **({"field": exc.field} if exc.field else {}))
-    if isinstance(exc, exceptions.ValidationError):
-        return _error("invalid-input", _("The request is not valid."), 400, fields=exc.detail)
-    if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
-        return _error("not-authenticated", str(exc.detail), exc.status_code)
-    if isinstance(exc, exceptions.PermissionDenied):
-        return _error("forbidden", str(exc.detail), 403)
-    if isinstance(exc, exceptions.NotFound):
-        return _error("not-found", str(exc.detail), 404)
-    if isinstance(exc, exceptions.MethodNotAllowed):
-        return _error("method-not-allowed", str(exc.detail), 405)
-    if isinstance(exc, exceptions.ParseError | exceptions.UnsupportedMediaType):
-        return _error("malformed-request", str(exc.detail), exc.status_code)
-    # Refused input (cacho.api.parsers), throttles, and every other DRF error: the codes
-    # the whole API shares.
-    return api_errors.generic(exc)
-
 
 STAGE_PARAMETER = OpenApiParameter(
     "stage", int, description="A stage's number (1 for the first); default: the stage in play, else the last."
@@ -74,11 +39,8 @@ def _stage_number(request: Request) -> int | None:
     return int(value)
 
 
-class Base(viewsets.GenericViewSet):
+class Base(ApiViewSet):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
-
-    def get_exception_handler(self) -> Any:
-        return exception_handler
 
     def _object_id(self) -> int:
         try:
@@ -93,18 +55,15 @@ class ClubViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
 
     @extend_schema(request=s.ClubSerializer, responses={201: s.ClubSerializer, **ERRORS})
     def create(self, request: Request) -> Response:
-        data = s.ClubSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        v = data.validated_data
-        club = services.create_club(v["name"], v.get("slug", ""), request.user, v.get("description", ""))
+        v = self.valid(s.ClubSerializer, request)
+        club = club_members.create_club(v["name"], v.get("slug", ""), request.user, v.get("description", ""))
         return Response(s.ClubSerializer(club).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=s.ClubUpdate, responses={200: s.ClubSerializer, **ERRORS})
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
         """Edit the club's name, slug or description (owners, organisers; in the club's log)."""
-        data = s.ClubUpdate(data=request.data)
-        data.is_valid(raise_exception=True)
-        club = members.update_club(self._object_id(), request.user, **data.validated_data)
+        data = self.valid(s.ClubUpdate, request)
+        club = members.update_club(self._object_id(), request.user, **data)
         return Response(s.ClubSerializer(club).data)
 
 
@@ -114,9 +73,7 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
 
     @extend_schema(request=s.TournamentInput, responses={201: s.TournamentSerializer, **ERRORS})
     def create(self, request: Request) -> Response:
-        data = s.TournamentInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        v = dict(data.validated_data)
+        v = self.valid(s.TournamentInput, request)
         tournament = services.create_tournament(
             v.pop("club"),
             request.user,
@@ -145,21 +102,19 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
 
     @extend_schema(request=s.TournamentUpdate, responses={200: s.TournamentSerializer, **ERRORS})
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
-        data = s.TournamentUpdate(data=request.data)
-        data.is_valid(raise_exception=True)
-        tournament = services.update_settings(self._object_id(), request.user, **data.validated_data)
+        data = self.valid(s.TournamentUpdate, request)
+        tournament = services.update_settings(self._object_id(), request.user, **data)
         return Response(s.TournamentSerializer(tournament, context={"request": request}).data)
 
     @extend_schema(request=s.StartInput, responses={200: s.TournamentSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def start(self, request: Request, pk: str | None = None) -> Response:
-        data = s.StartInput(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = self.valid(s.StartInput, request)
         tournament = services.start_tournament(
             self._object_id(),
             request.user,
-            manual_order=data.validated_data["manual_order"],
-            close_check_in=data.validated_data["close_check_in"],
+            manual_order=data["manual_order"],
+            close_check_in=data["close_check_in"],
         )
         return Response(s.TournamentSerializer(tournament, context={"request": request}).data)
 
@@ -177,13 +132,11 @@ class TournamentViewSet(Base, mixins.ListModelMixin, mixins.RetrieveModelMixin):
             rows = tournament.entries.select_related("user").prefetch_related("members__user")
             rows = rows.order_by("seed", "pk")
             return Response(s.EntrySerializer(rows, many=True).data)
-        data = s.EntryInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        v = data.validated_data
+        v = self.valid(s.EntryInput, request)
         user: Any = None
         if v.get("username"):
             user = members.user_by_username(v["username"])
-        elif not services.has_role(request.user, tournament.club_id, Membership.MANAGERS):
+        elif not has_role(request.user, tournament.club_id, Membership.MANAGERS):
             user = request.user  # a player registers themself; an organiser, a guest
         entry = services.register(
             tournament.pk,
@@ -322,13 +275,12 @@ class EntryViewSet(Base, mixins.RetrieveModelMixin):
         ),
     )
     def partial_update(self, request: Request, pk: str | None = None) -> Response:
-        data = s.EntryUpdate(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = self.valid(s.EntryUpdate, request)
         entry_id = self._object_id()
-        if "name" in data.validated_data:
-            services.rename_entry(entry_id, request.user, data.validated_data["name"])
-        if "rating" in data.validated_data:
-            services.set_rating(entry_id, request.user, data.validated_data["rating"])
+        if "name" in data:
+            services.rename_entry(entry_id, request.user, data["name"])
+        if "rating" in data:
+            services.set_rating(entry_id, request.user, data["rating"])
         entry = Entry.objects.prefetch_related("members__user").filter(pk=entry_id).first()
         if entry is None:  # (an entry nobody may change: the services said nothing of it)
             raise services.NotFound(_("Not found."))
@@ -350,19 +302,15 @@ class EntryViewSet(Base, mixins.RetrieveModelMixin):
     )
     @action(detail=True, methods=["post"])
     def forfeit(self, request: Request, pk: str | None = None) -> Response:
-        data = s.ForfeitInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        table = services.forfeit_table(data.validated_data["table"], self._object_id(), request.user)
+        data = self.valid(s.ForfeitInput, request)
+        table = services.forfeit_table(data["table"], self._object_id(), request.user)
         return Response(s.TableSerializer(table).data)
 
 
-class RulesetsView(APIView):
+class RulesetsView(ApiView):
     """The options catalogue: public, translated into the request's language."""
 
     permission_classes = [permissions.AllowAny]
-
-    def get_exception_handler(self) -> Any:
-        return exception_handler
 
     @extend_schema(
         operation_id="rulesets_list",
@@ -377,13 +325,10 @@ class RulesetsView(APIView):
         return Response(s.RulesetSerializer(catalogue.rulesets(), many=True).data)
 
 
-class MyMembershipsView(APIView):
+class MyMembershipsView(ApiView):
     """The clubs the logged-in user belongs to, with every role they hold there."""
 
     permission_classes = [permissions.IsAuthenticated]
-
-    def get_exception_handler(self) -> Any:
-        return exception_handler
 
     @extend_schema(
         operation_id="me_memberships_list",
@@ -417,11 +362,8 @@ class MyMembershipsView(APIView):
 __all__ = ["ClubViewSet", "EntryViewSet", "MyMembershipsView", "RulesetsView", "TournamentViewSet"]
 
 
-class MatchTournamentView(APIView):
+class MatchTournamentView(ApiView):
     permission_classes = [permissions.AllowAny]
-
-    def get_exception_handler(self) -> Any:
-        return exception_handler
 
     @extend_schema(operation_id="match_tournament", responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, match_id: str) -> Response:

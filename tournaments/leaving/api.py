@@ -3,28 +3,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth import logout
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import permissions, serializers
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from tournaments.api.base import ERRORS, SignedInView
 from tournaments.api.serializers import ErrorSerializer
-from tournaments.api.views import ERRORS, exception_handler
 from tournaments.leaving.deletion import delete_account
 from tournaments.leaving.export import export
 
 
-class MyDataExportView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    def get_exception_handler(self) -> Any:
-        return exception_handler
-
+class MyDataExportView(SignedInView):
     @extend_schema(
         operation_id="me_export",
         responses={
@@ -54,12 +46,7 @@ class DeletedSerializer(serializers.Serializer):
     deleted_player = serializers.IntegerField(help_text='Shown from now on as "deleted player N".')
 
 
-class MyAccountDeletionView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    def get_exception_handler(self) -> Any:
-        return exception_handler
-
+class MyAccountDeletionView(SignedInView):
     @extend_schema(
         operation_id="me_delete",
         request=DeleteInput,
@@ -73,8 +60,7 @@ class MyAccountDeletionView(APIView):
         ),
     )
     def post(self, request: Request) -> Response:
-        data = DeleteInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        number = delete_account(request.user, data.validated_data["password"])
+        data = self.valid(DeleteInput, request)
+        number = delete_account(request.user, data["password"])
         logout(request._request)
         return Response({"deleted_player": number})

@@ -4,27 +4,17 @@ over `tournaments.notices.settings`; errors `{code, message}`; signed-in players
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import get_language
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import permissions, serializers, status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from tournaments.api.base import ERRORS, SignedInView
 from tournaments.api.serializers import ErrorSerializer
-from tournaments.api.views import ERRORS, exception_handler
 from tournaments.notices import preferences as notice_settings
 
 REFUSED = {**ERRORS, 401: OpenApiResponse(ErrorSerializer, description="Not signed in")}
-
-
-class Base(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    def get_exception_handler(self) -> Any:
-        return exception_handler
 
 
 class NoticeSerializer(serializers.Serializer):
@@ -98,8 +88,12 @@ class SubscriptionKeys(serializers.Serializer):
 
 
 class SubscriptionInput(serializers.Serializer):
+    """The browser's own `PushSubscription.toJSON()`, sent as it is."""
+
     endpoint = serializers.URLField(max_length=1000)
     keys = SubscriptionKeys()
+    # Part of the browser's JSON, so known here (an unknown field is refused); not kept.
+    expirationTime = serializers.IntegerField(required=False, allow_null=True)
 
 
 class UnsubscribeInput(serializers.Serializer):
@@ -118,7 +112,7 @@ class HiddenTabInput(serializers.Serializer):
     hidden = RequiredBooleanField()
 
 
-class NoticesView(Base):
+class NoticesView(SignedInView):
     @extend_schema(
         operation_id="me_notices_list",
         responses={200: NoticeListSerializer, **REFUSED},
@@ -128,7 +122,7 @@ class NoticesView(Base):
         return Response(notice_settings.listed(request.user, get_language()))
 
 
-class NoticesReadView(Base):
+class NoticesReadView(SignedInView):
     @extend_schema(
         operation_id="me_notices_read",
         request=MarkReadInput,
@@ -136,15 +130,12 @@ class NoticesReadView(Base):
         description="Mark notices read: `ids`, or `all`. Answers how many stay unread.",
     )
     def post(self, request: Request) -> Response:
-        data = MarkReadInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        unread = notice_settings.mark_read(
-            request.user, data.validated_data.get("ids") or [], data.validated_data["all"]
-        )
+        data = self.valid(MarkReadInput, request)
+        unread = notice_settings.mark_read(request.user, data.get("ids") or [], data["all"])
         return Response({"unread": unread})
 
 
-class NoticeSettingsView(Base):
+class NoticeSettingsView(SignedInView):
     @extend_schema(
         operation_id="me_notice_settings",
         responses={200: NoticeSettingsSerializer, **REFUSED},
@@ -164,13 +155,12 @@ class NoticeSettingsView(Base):
         ),
     )
     def put(self, request: Request) -> Response:
-        data = NoticeSettingsInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        notice_settings.choose(request.user, data.validated_data["choices"], get_language())
+        data = self.valid(NoticeSettingsInput, request)
+        notice_settings.choose(request.user, data["choices"], get_language())
         return Response(notice_settings.described(request.user))
 
 
-class PushSubscriptionsView(Base):
+class PushSubscriptionsView(SignedInView):
     @extend_schema(
         operation_id="me_push_subscribe",
         request=SubscriptionInput,
@@ -182,11 +172,10 @@ class PushSubscriptionsView(Base):
         ),
     )
     def post(self, request: Request) -> Response:
-        data = SubscriptionInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        keys = data.validated_data["keys"]
+        data = self.valid(SubscriptionInput, request)
+        keys = data["keys"]
         notice_settings.subscribe(
-            request.user, data.validated_data["endpoint"], keys["p256dh"], keys["auth"], get_language()
+            request.user, data["endpoint"], keys["p256dh"], keys["auth"], get_language()
         )
         return Response(status=status.HTTP_201_CREATED)
 
@@ -197,13 +186,12 @@ class PushSubscriptionsView(Base):
         description="This browser no longer receives your push notices.",
     )
     def delete(self, request: Request) -> Response:
-        data = UnsubscribeInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        notice_settings.unsubscribe(request.user, data.validated_data["endpoint"])
+        data = self.valid(UnsubscribeInput, request)
+        notice_settings.unsubscribe(request.user, data["endpoint"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class HiddenTabView(Base):
+class HiddenTabView(SignedInView):
     @extend_schema(
         operation_id="me_hidden_tab",
         request=HiddenTabInput,
@@ -214,7 +202,6 @@ class HiddenTabView(Base):
         ),
     )
     def post(self, request: Request) -> Response:
-        data = HiddenTabInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        notice_settings.tab_hidden(request.user, data.validated_data["match"], data.validated_data["hidden"])
+        data = self.valid(HiddenTabInput, request)
+        notice_settings.tab_hidden(request.user, data["match"], data["hidden"])
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -12,9 +12,8 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from tournaments.api.views import ERRORS, exception_handler
+from tournaments.api.base import ERRORS, ApiView
 from tournaments.exports import XLSX
 from tournaments.seasons import exports, leagues, qualification, seasons
 from tournaments.seasons.models import League, LeagueClub, Season
@@ -84,17 +83,10 @@ def season_summary(season: Season, user: Any = None) -> dict[str, Any]:
     }
 
 
-class Base(APIView):
-    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
-
-    def get_exception_handler(self) -> Any:
-        return exception_handler
-
-
 EDITABLE = [*seasons.EDITABLE, "tournaments"]
 
 
-class SeasonsView(Base):
+class SeasonsView(ApiView):
     @extend_schema(operation_id="seasons_list", responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request) -> Response:
         found = Season.objects.all()
@@ -114,7 +106,8 @@ class SeasonsView(Base):
         "(default 25-18-15-12-10-8-6-4-2-1), `participation` per evening, `best_of` evenings (empty: all).",
     )
     def post(self, request: Request) -> Response:
-        SeasonInput(data=request.data).is_valid(raise_exception=True)
+        # The shape and the fields are checked here; the services read the values as sent (`_raw`).
+        self.valid(SeasonInput, request)
         data = _raw(request, EDITABLE)
         season = seasons.create_season(
             request.user, club=request.data.get("club"), league=request.data.get("league"), **data
@@ -122,7 +115,7 @@ class SeasonsView(Base):
         return Response(season_summary(season, request.user), status=201)
 
 
-class SeasonView(Base):
+class SeasonView(ApiView):
     @extend_schema(operation_id="season_read", responses={200: OpenApiTypes.OBJECT, **ERRORS})
     def get(self, request: Request, season_id: str) -> Response:
         return Response(season_summary(seasons.get_season(season_id), request.user))
@@ -135,12 +128,12 @@ class SeasonView(Base):
         "are projected again at once.",
     )
     def patch(self, request: Request, season_id: str) -> Response:
-        ScoringFields(data=request.data, partial=True).is_valid(raise_exception=True)
+        self.valid(ScoringFields, request, partial=True)
         season = seasons.update_season(season_id, request.user, **_raw(request, EDITABLE))
         return Response(season_summary(season, request.user))
 
 
-class SeasonStandingsView(Base):
+class SeasonStandingsView(ApiView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
@@ -160,7 +153,7 @@ def _download(body: str | bytes, content_type: str, name: str) -> HttpResponse:
     return response
 
 
-class SeasonCsvView(Base):
+class SeasonCsvView(ApiView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
@@ -174,7 +167,7 @@ class SeasonCsvView(Base):
         return _download(exports.to_csv(export), "text/csv; charset=utf-8", exports.filename(export, "csv"))
 
 
-class SeasonXlsxView(Base):
+class SeasonXlsxView(ApiView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
@@ -187,7 +180,7 @@ class SeasonXlsxView(Base):
         return _download(exports.to_xlsx(export), XLSX, exports.filename(export, "xlsx"))
 
 
-class SeasonFinalView(Base):
+class SeasonFinalView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
@@ -201,7 +194,7 @@ class SeasonFinalView(Base):
         "`final-not-manual`, `season-final-set`, `final-outside-season`, `qualify-count-invalid`.",
     )
     def post(self, request: Request, season_id: str) -> Response:
-        QualifyInput(data=request.data).is_valid(raise_exception=True)
+        self.valid(QualifyInput, request)
         entries = qualification.qualify(
             season_id, request.data["tournament"], request.user, int(request.data["count"])
         )
@@ -234,7 +227,7 @@ def league_view(league: League, user: Any = None) -> dict[str, Any]:
     }
 
 
-class LeaguesView(Base):
+class LeaguesView(ApiView):
     @extend_schema(operation_id="leagues_list", responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request) -> Response:
         return Response([league_view(league, request.user) for league in League.objects.all()])
@@ -246,18 +239,18 @@ class LeaguesView(Base):
         description="A league; its creator owns it.",
     )
     def post(self, request: Request) -> Response:
-        LeagueInput(data=request.data).is_valid(raise_exception=True)
+        self.valid(LeagueInput, request)
         league = leagues.create_league(request.data["name"], request.user, request.data.get("slug") or "")
         return Response(league_view(league, request.user), status=201)
 
 
-class LeagueView(Base):
+class LeagueView(ApiView):
     @extend_schema(operation_id="league_read", responses={200: OpenApiTypes.OBJECT, **ERRORS})
     def get(self, request: Request, league_id: str) -> Response:
         return Response(league_view(leagues.get_league(league_id), request.user))
 
 
-class LeagueClubsView(Base):
+class LeagueClubsView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
@@ -267,12 +260,12 @@ class LeagueClubsView(Base):
         description="Invite a club (league owners, organisers); it joins when its owner accepts.",
     )
     def post(self, request: Request, league_id: str) -> Response:
-        LeagueClubInput(data=request.data).is_valid(raise_exception=True)
+        self.valid(LeagueClubInput, request)
         leagues.invite_club(league_id, request.data["club"], request.user)
         return Response(league_view(leagues.get_league(league_id), request.user), status=201)
 
 
-class LeagueAnswerView(Base):
+class LeagueAnswerView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
@@ -288,7 +281,7 @@ class LeagueAnswerView(Base):
         return Response(league_view(leagues.get_league(league_id), request.user))
 
 
-class LeagueRolesView(Base):
+class LeagueRolesView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
@@ -298,7 +291,7 @@ class LeagueRolesView(Base):
         description="Give a league role (owners, organisers; the owner role: owners).",
     )
     def post(self, request: Request, league_id: str) -> Response:
-        LeagueRoleInput(data=request.data).is_valid(raise_exception=True)
+        self.valid(LeagueRoleInput, request)
         roles = leagues.set_role(league_id, request.data["username"], request.data["role"], request.user)
         return Response({"username": request.data["username"], "roles": roles})
 
@@ -309,7 +302,7 @@ class LeagueRolesView(Base):
         description="Take a league role back (a league keeps an owner: `last-owner`).",
     )
     def delete(self, request: Request, league_id: str) -> Response:
-        LeagueRoleInput(data=request.data).is_valid(raise_exception=True)
+        self.valid(LeagueRoleInput, request)
         roles = leagues.set_role(
             league_id, request.data["username"], request.data["role"], request.user, grant=False
         )

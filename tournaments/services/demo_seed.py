@@ -18,18 +18,11 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from tournaments.clubs.members import create_club
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.models import Club, Dispute, Membership, Table, Tournament
 from tournaments.ratings import projection
-from tournaments.services import (
-    add_member,
-    create_club,
-    create_tournament,
-    disputes,
-    register,
-    rulings,
-    start_tournament,
-    sweep,
-)
+from tournaments.services import create_tournament, disputes, register, rulings, start_tournament, sweep
 from tournaments.services.bots import play_bots_until_stuck
 from tournaments.services.errors import TournamentError
 

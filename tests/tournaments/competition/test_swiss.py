@@ -318,9 +318,9 @@ def test_pairing_is_deterministic(n: int, lim: list[int], rounds: int, salt: int
 
 
 def test_eleven_at_tables_of_at_most_five_round_three_reaches_the_minimum() -> None:
-    """Issue #16: rounds 1-2 as the old seating played them (placements drawn), then round
-    3. The old code seated it with 3 repeats ((e00, e03), (e04, e05), (e07, e10)); 2 is
-    the minimum (the two earlier tables of 4 of round 2 over 3 tables force one each)."""
+    """Rounds 1-2 as a simple seating played them (placements drawn), then round 3. A swap
+    heuristic seats it with 3 repeats ((e00, e03), (e04, e05), (e07, e10)); 2 is the
+    minimum (the two earlier tables of 4 of round 2 over 3 tables force one each)."""
     points = {"e02": 5, "e04": 5, "e05": 5, "e07": 4, "e08": 3, "e00": 2, "e01": 2, "e09": 2}
     points |= {"e06": 1, "e10": 1, "e03": 0}
     history = (
@@ -340,9 +340,9 @@ def test_eleven_at_tables_of_at_most_five_round_three_reaches_the_minimum() -> N
 
 
 def test_thirteen_at_tables_of_at_most_four_round_three_repeats_nobody() -> None:
-    """Issue #16: a 13-entry field (rounds 1-2 as the old seating played them) whose round 3
-    the old code seated with 1 avoidable repeat, (e11, e12). Beyond the exhaustive limit,
-    the local search must find a repeat-free round."""
+    """A 13-entry field (rounds 1-2 as a simple seating played them) whose round 3 a swap
+    heuristic seats with 1 avoidable repeat, (e11, e12). Beyond the exhaustive limit, the
+    local search must find a repeat-free round."""
     points = {"e03": 4, "e09": 4, "e10": 4, "e02": 3, "e11": 3, "e12": 3, "e01": 2, "e04": 2}
     points |= {"e05": 2, "e08": 2, "e06": 1, "e00": 0, "e07": 0}
     history = (

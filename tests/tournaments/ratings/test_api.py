@@ -11,8 +11,9 @@ from rest_framework.test import APIClient
 
 from tests.tournaments.helpers import club_with_organiser
 from tests.tournaments.ratings.fixtures import rate_tables
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.models import Membership, TournamentEvent
-from tournaments.services import add_member, create_tournament, register, start_tournament
+from tournaments.services import create_tournament, register, start_tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sqlite_too]
 

@@ -17,6 +17,8 @@ from rest_framework.test import APIClient
 from cacho.models import Match
 from tests.tournaments.helpers import club_with_organiser, play_bidding_match
 from tests.tournaments.seasons.helpers import evening, one_table
+from tournaments.clubs.members import create_club
+from tournaments.clubs.members import grant_role as add_member
 from tournaments.models import Membership, Table
 from tournaments.seasons import leagues, projection
 from tournaments.seasons.models import Season, SeasonLine, SeasonResult
@@ -24,14 +26,7 @@ from tournaments.seasons.scoring import Evening
 from tournaments.seasons.scoring import standings as scoring_standings
 from tournaments.seasons.seasons import create_season, update_season
 from tournaments.seasons.selection import scoring_of
-from tournaments.services import (
-    add_member,
-    create_club,
-    create_tournament,
-    register,
-    standings,
-    start_tournament,
-)
+from tournaments.services import create_tournament, register, standings, start_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_too]
 

@@ -1,6 +1,5 @@
-"""The words of a club evening's pages, handed to their ES modules under `L.evening`: the
-round clock (also on the tournament and match pages), the organiser console, the desk
-(entries, check-in, seeding) and a club's management page."""
+"""The words of a tournament's desk (entries, check-in, seeding) and of the organiser
+console (the round in play and its tables)."""
 
 from __future__ import annotations
 
@@ -10,55 +9,13 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from tournaments.reads.catalogue import time_policy_names
+from frontend.evening.clock_labels import clock_labels
 
 
 def _counted(phrase: Callable[[int], str]) -> dict[str, str]:
     """Both forms of a counted phrase (`phrase(n)` calls ngettext); the page picks one with
     `Intl.PluralRules` ("one" or "other": what English and Spanish need)."""
     return {"one": phrase(1), "other": phrase(2)}
-
-
-def clock_labels() -> dict[str, str]:
-    return {
-        "title": _("Round clock"),
-        "round_left": _("Round %(n)s: %(time)s left"),
-        "round_paused": _("Round %(n)s, clock paused: %(time)s left"),
-        "round_over": _("Round %(n)s: time! %(time)s over"),
-        "left": _("%(time)s left"),
-        "paused": _("Paused: %(time)s left"),
-        "over": _("Time! %(time)s over"),
-        "idle": _("The clock has not been started."),
-        "finished": _("This round is over."),
-        "minutes": _("Minutes"),
-        "start": _("Start the clock"),
-        "pause": _("Pause"),
-        "resume": _("Resume"),
-        "extend": _("Add time"),
-        "extend_minutes": _("Minutes to add (negative: take away)"),
-        "reset": _("Reset"),
-        "reset_confirm": _("Reset the round clock? Its time is forgotten (the log keeps it)."),
-        # Rounds at time: the console, and the banner at every table of the round
-        "call_time": _("End round at time"),
-        "call_time_confirm": _(
-            "End round %(n)s at time? Every table still playing finishes as the rule says: %(policy)s."
-        ),
-        "time_called": _("Time has been called: %(policy)s."),
-        "time_called_at": _(
-            "Time called at %(time)s: tables still playing finish as the rule says (%(policy)s)."
-        ),
-        # the appeal period between rounds (the console)
-        "appeal_next_in": _("Appeal period: the next round is drawn in %(time)s."),
-        "appeal_held": _("A referee holds the next round's draw while a dispute is written."),
-        "appeal_disputed": _("The next round waits for a dispute on this round to be ruled."),
-        "appeal_drawing": _("The appeal period is over: the next round is being drawn."),
-        "draw_now_confirm": _(
-            "Draw the next round now? The tables of round %(n)s can no longer be disputed once it is drawn."
-        ),
-        "decided_at_time": _("decided at time"),
-        "decided_at_time_banner": _("This table was decided at time: %(policy)s."),
-        "policies": time_policy_names(),
-    }
 
 
 def table_states() -> dict[str, str]:
@@ -222,45 +179,4 @@ def desk_labels() -> dict[str, Any]:
         "disqualified_note": _(
             "A disqualified entry is out of play and ranked after everyone else; only an organiser lifts it."
         ),
-    }
-
-
-def club_labels() -> dict[str, Any]:
-    return {
-        "saved": _("Saved."),
-        "added": _("%(who)s is now %(role)s."),
-        "invited": _(
-            "%(email)s is invited as %(role)s: the role is theirs when they sign up with that email."
-        ),
-        "save_roles": _("Save roles"),
-        "remove": _("Remove"),
-        "remove_confirm": _("Remove %(name)s from the club?"),
-        "cancel_invitation": _("Cancel the invitation"),
-        "no_invitations": _("No pending invitations."),
-        "you": _("(you)"),
-        "member_since": _("member since %(when)s"),
-        "roles_of": _("Roles of %(name)s"),
-        "log": {
-            "club-created": _("%(actor)s created the club"),
-            "club-updated": _("%(actor)s edited the club: %(fields)s"),
-            "member-added": _("%(actor)s made %(user)s %(role)s"),
-            "roles-changed": _("%(actor)s changed the roles of %(user)s: %(roles)s"),
-            "member-removed": _("%(actor)s removed %(user)s from the club"),
-            "left": _("%(user)s left the club"),
-            "invited": _("%(actor)s invited %(email)s as %(role)s"),
-            "invitation-cancelled": _("%(actor)s cancelled the invitation of %(email)s (%(role)s)"),
-            "invitation-accepted": _("%(user)s signed up with %(email)s and became %(role)s"),
-        },
-        "fields": {"name": _("name"), "slug": _("short name"), "description": _("description")},
-        "no_roles": _("no role"),
-        "system": _("the system"),
-    }
-
-
-def evening_labels() -> dict[str, Any]:
-    return {
-        "clock": clock_labels(),
-        "console": console_labels(),
-        "desk": desk_labels(),
-        "club": club_labels(),
     }
