@@ -67,7 +67,7 @@ class Membership(models.Model):
 
 class ClubEvent(ChainedEvent):
     """A club's log: who joined, left, changed roles or was invited, and edits of the club.
-    Append-only and hash-chained per club like the tournament log (`services.club_log`)."""
+    Append-only and hash-chained per club like the tournament log (`tournaments.clubs.log`)."""
 
     OWNER = "club"
     # The club's id is hashed under "tournament": the key the club log was first chained
@@ -88,7 +88,7 @@ class ClubEvent(ChainedEvent):
 
 class ClubInvitation(models.Model):
     """A role offered to an email with no account yet: it becomes a membership when an
-    account verifies that email (`services.members.accept_invitations`); its mail tells the
+    account verifies that email (`tournaments.clubs.members.accept_invitations`); its mail tells the
     invited person (`tournaments.accounts.invitations`)."""
 
     PENDING = "pending"
