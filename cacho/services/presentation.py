@@ -18,9 +18,12 @@ from cacho.services.state_cache import load_state
 def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:
     """The seats: `name` as the events know it, `label` as the pages show it (resolved
     outside the chain, `services.players`), `deleted` the number of a deleted player (the
-    pages say "deleted player N" in their own language), `player` the holder's name."""
+    pages say "deleted player N" in their own language), `player` the holder's name. In a
+    game whose seats can be teams, `members`: the seat's players named by their player ids
+    in its events (`turn.member`, `dice_thrown`), each `{name, label, deleted}` alike."""
     seats = list(match.seats.select_related("user").order_by("index"))
     shown = players.seat_players(seats)
+    teams = players.member_players(match.pk) if game_for(match.ruleset).traits.team_seats else None
     rows = []
     for seat in seats:
         player = shown[(str(seat.match_id), seat.name)]
@@ -38,7 +41,18 @@ def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:
                 "bot": seat.bot or None,  # a bot's strength: a bot plays this seat
             }
         )
+        if teams is not None:
+            rows[-1]["members"] = [_member_json(member) for member in teams.get(seat.index, [])]
     return rows
+
+
+def _member_json(player: Any) -> dict[str, Any]:
+    deleted = player.deleted_at is not None or player.user is None
+    return {
+        "name": player.public_id,
+        "label": players.label_of(player),
+        "deleted": player.pk if deleted else None,
+    }
 
 
 def _username(seat: Any) -> str | None:
