@@ -161,6 +161,11 @@ class Game(Protocol):
         """The match's seats (players, or Alalay entries), in seat order."""
         ...
 
+    def seat_members(self, state: State) -> dict[str, tuple[str, ...]]:
+        """Seat -> the players of the pair or team at it, in the order they take its turns;
+        a seat played alone (every seat of a game without team seats) is not listed."""
+        ...
+
     def start(
         self,
         ruleset: str,
@@ -290,6 +295,9 @@ class _EngineGame:
 
     def initial_state(self, first: Event) -> State:
         return self.engine.initial_state(first)
+
+    def seat_members(self, state: State) -> dict[str, tuple[str, ...]]:
+        return {}  # each seat is one player
 
     def evolve(self, state: State, event: Event) -> State:
         return self.engine.evolve(state, event)
@@ -612,6 +620,9 @@ class AlalayGame(_EngineGame):
 
     def seats(self, state: State) -> tuple[str, ...]:
         return tuple(entry.name for entry in state.entries)
+
+    def seat_members(self, state: State) -> dict[str, tuple[str, ...]]:
+        return {entry.name: entry.members for entry in state.entries if entry.members}
 
     def start(
         self,
