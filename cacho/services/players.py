@@ -15,7 +15,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from cacho.models import Player, Seat
+from cacho.models import Player, Seat, SeatPartner
 
 
 def player_of(user: Any) -> Player:
@@ -75,6 +75,25 @@ def seat_players(seats: Iterable[Seat]) -> dict[tuple[str, str], Player | None]:
         shown = player is not None and (player.deleted_at is not None or seat.name == player.public_id)
         found[(str(seat.match_id), seat.name)] = player if shown else None
     return found
+
+
+def member_players(match_id: Any) -> dict[int, list[Player]]:
+    """Seat index -> the players of the accounts that play it (its holder, then its
+    partners): a pair's or team's members named in the match by their player ids. Only
+    these resolve a member's name; a guest's name that looks like `p7` stays a name."""
+    held = {
+        index: [user]
+        for index, user in Seat.objects.filter(match_id=match_id, user__isnull=False).values_list(
+            "index", "user_id"
+        )
+    }
+    for index, user in SeatPartner.objects.filter(match_id=match_id).values_list("index", "user_id"):
+        held.setdefault(index, []).append(user)
+    users = [user for accounts in held.values() for user in accounts]
+    players = {p.user_id: p for p in Player.objects.filter(user_id__in=users).select_related("user")}
+    return {
+        index: [players[user] for user in accounts if user in players] for index, accounts in held.items()
+    }
 
 
 def match_labels(match_id: Any) -> dict[str, str]:

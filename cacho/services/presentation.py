@@ -18,9 +18,14 @@ from cacho.services.state_cache import load_state
 def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:
     """The seats: `name` as the events know it, `label` as the pages show it (resolved
     outside the chain, `services.players`), `deleted` the number of a deleted player (the
-    pages say "deleted player N" in their own language), `player` the holder's name."""
+    pages say "deleted player N" in their own language), `player` the holder's name. A
+    seat played by a pair or team has `members`, in turn order, each `{name, label,
+    deleted}` alike: `name` as the events know it (`turn.member`, `dice_thrown`)."""
     seats = list(match.seats.select_related("user").order_by("index"))
     shown = players.seat_players(seats)
+    game = game_for(match.ruleset)
+    teams = game.seat_members(load_state(match, game)) if game.traits.team_seats else {}
+    accounts = players.member_players(match.pk) if teams else {}
     rows = []
     for seat in seats:
         player = shown[(str(seat.match_id), seat.name)]
@@ -38,7 +43,19 @@ def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:
                 "bot": seat.bot or None,  # a bot's strength: a bot plays this seat
             }
         )
+        if seat.name in teams:
+            named = {p.public_id: p for p in accounts.get(seat.index, [])}
+            rows[-1]["members"] = [_member_json(name, named.get(name)) for name in teams[seat.name]]
     return rows
+
+
+def _member_json(name: str, player: Any) -> dict[str, Any]:
+    """A member named by the player id of an account playing its seat is shown as that
+    player; any other name (a guest's, or a name an older match gave) as itself."""
+    if player is None:
+        return {"name": name, "label": name, "deleted": None}
+    deleted = player.deleted_at is not None or player.user is None
+    return {"name": name, "label": players.label_of(player), "deleted": player.pk if deleted else None}
 
 
 def _username(seat: Any) -> str | None:

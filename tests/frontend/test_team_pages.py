@@ -180,8 +180,12 @@ def test_an_organiser_creates_a_team_tournament_and_a_teammate_throws_from_their
     partner = {"Rojos": "beto", "Azules": "dora"}[opener.label]
     assert opener.user.username != partner  # the seat is its first member's
     play = open_page(f"/matches/{table.match_id}/", partner, watch=True)
-    play.wait_for_selector(f"h2:has-text('{opener.label} (')")
+    # The match names the members by their player ids; the page shows their names.
+    holder = opener.user.username
+    play.wait_for_selector(f"h2:has-text('{opener.label} ({holder})')")
+    play.wait_for_selector(f"h3:has-text('{opener.label} ({holder}, {partner})')")
     play.wait_for_selector("#do-throw")
     play.click("#do-throw")
     play.wait_for_selector("[data-score], [data-scratch], #do-reroll")
+    play.wait_for_selector(f"#game-log li[data-type='dice_thrown']:has-text('{opener.label} ({holder})')")
     shot(play, "table-teammate-throws")

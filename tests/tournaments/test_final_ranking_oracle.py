@@ -41,6 +41,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from cacho.models import Player
 from tests.tournaments.test_every_format import SQLITE_LIMIT, Run, organise, stage
 from tournaments.clubs.members import create_club
 from tournaments.models import Entry, Table, Tournament, TournamentEvent
@@ -404,22 +405,33 @@ def oracle_members(tournament_id: int) -> dict[int, list[str]]:
     """Who plays for each team, from the log alone: the members its tables seated (the
     `round-created` tables' `members`, its forfeited seats aside), by their first table,
     then its members after every substitution (`registered`, `member-substituted`)."""
+    # The log names a member with an account by its player id (`{"player": "p7"}`), a
+    # guest by its name (`{"name", "guest"}`); older events by the name (a string, or
+    # `{"name", "user"}` in a substitution). A player id is shown by its account's
+    # username, kept outside the log.
+    labels = {f"p{pk}": username for pk, username in Player.objects.values_list("pk", "user__username")}
+
+    def shown(member: Any) -> str:
+        if isinstance(member, str):
+            return member
+        return labels[member["player"]] if "player" in member else str(member["name"])
+
     played: dict[int, list[str]] = defaultdict(list)
     current: dict[int, list[str]] = {}
     for recorded in TournamentEvent.objects.filter(tournament_id=tournament_id).order_by("version"):
         data = recorded.payload
         if recorded.type == "registered":
-            current[int(data["entry"])] = list(data["members"])
+            current[int(data["entry"])] = [shown(m) for m in data["members"]]
         elif recorded.type == "member-substituted":
             names = current[int(data["entry"])]
-            names[names.index(data["out"]["name"])] = data["in"]["name"]
+            names[names.index(shown(data["out"]))] = shown(data["in"])  # older: {name, user}
         elif recorded.type == "round-created":
             for table in sorted(data["tables"], key=lambda t: t["table"]):
                 for entry in table["seats"]:
                     if entry in table["forfeits"]:
                         continue
                     names = played[entry]
-                    names.extend(m for m in table["members"][str(entry)] if m not in names)
+                    names.extend(m for m in map(shown, table["members"][str(entry)]) if m not in names)
     out = {}
     for entry, names in current.items():
         out[entry] = list(played.get(entry, []))

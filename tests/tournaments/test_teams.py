@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import json
 import random
 from typing import Any
 
@@ -19,7 +20,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from cacho.engine.alalay.bots import bot_payload
-from cacho.models import Match, Seat
+from cacho.models import Event, Match, Player, Seat
 from tests.cacho.helpers import state_of
 from tests.tournaments.helpers import club_with_organiser
 from tournaments.models import Entry, EntryMember, RatingChange, Table, TableSeat, Tournament, TournamentEvent
@@ -121,13 +122,17 @@ def play_table(table: Table, rng: random.Random) -> set[str]:
     """Every move of the table's match, each sent over HTTP by the account of the member
     whose throw it is when that member has one, else by the account holding the team's
     seat (the engine's plain bot chooses the move from that account's view). The members
-    who sent moves from their own accounts."""
+    who sent moves from their own accounts, by username."""
     seats = list(Seat.objects.filter(match_id=table.match_id).order_by("index"))
     # An account's seat is named by its player id; its label is the team's entry name.
     holders = {seat.label or seat.name: seat.user for seat in seats}
     table_entry_names = [seat.label or seat.name for seat in seats]
+    # The match names a member with an account by its player id.
+    player_ids = dict(Player.objects.values_list("user_id", "pk"))
     accounts = {
-        seat.entry.name: {m["name"]: m["user"] for m in seat.members if m["user"] is not None}
+        seat.entry.name: {
+            f"p{player_ids[m['user']]}": m["user"] for m in seat.members if m["user"] is not None
+        }
         for seat in table.seats.select_related("entry")
     }
     users = get_user_model().objects.in_bulk([u for team in accounts.values() for u in team.values()])
@@ -150,11 +155,24 @@ def play_table(table: Table, rng: random.Random) -> set[str]:
         )
         assert sent.status_code == 201, sent.content
         if account is not None:
-            sent_by.add(turn.member)
+            sent_by.add(users[account].username)
     raise AssertionError("a match that does not end")
 
 
 def members_at(table: Table) -> dict[str, list[str]]:
+    """Each team's members as the match page shows them: the match names a member with an
+    account by its player id, and the document's seats give its label."""
+    match = client_for().get(f"/api/matches/{table.match_id}").json()
+    labels = {seat.name: seat.label or seat.name for seat in Seat.objects.filter(match_id=table.match_id)}
+    shown = {seat["name"]: {m["name"]: m["label"] for m in seat["members"]} for seat in match["seats"]}
+    return {
+        labels[e["name"]]: [shown[e["name"]].get(m, m) for m in e["members"]]
+        for e in match["state"]["entries"]
+    }
+
+
+def logged_members(table: Table) -> dict[str, list[str]]:
+    """Each team's members as the match's events name them (`match_started`)."""
     view = client_for().get(f"/api/matches/{table.match_id}").json()["state"]
     labels = {seat.name: seat.label or seat.name for seat in Seat.objects.filter(match_id=table.match_id)}
     return {labels[e["name"]]: e["members"] for e in view["entries"]}
@@ -228,6 +246,11 @@ def test_a_tournament_of_pairs_or_teams_is_played_to_the_finish(
         at_table = members_at(first)
         assert at_table[entry.name] == [m["name"] for m in seat.members]
         assert at_table[entry.name] == list(entry.members.values_list("name", flat=True))
+        # Its events name a member with an account by its player id, a guest by its name.
+        assert logged_members(first)[entry.name] == [
+            m["name"] if m["user"] is None else f"p{Player.objects.get(user_id=m['user']).pk}"
+            for m in seat.members
+        ]
         # The round's printables name each team with the members it plays this table with.
         label = f"{entry.name} ({', '.join(m['name'] for m in seat.members)})"
         for kind in ("cards", "pairings", "sheets", "slips"):
@@ -249,7 +272,13 @@ def test_a_tournament_of_pairs_or_teams_is_played_to_the_finish(
             assert done.json()["members"][-1] == "sub"
             assert TableSeat.objects.get(pk=seat.pk).members[-1]["name"] == leaving
             logged = TournamentEvent.objects.get(tournament_id=tid, type="member-substituted").payload
-            assert logged["out"]["name"] == leaving and logged["in"] == {"name": "sub", "user": substitute.pk}
+            left = seat.members[-1]["user"]
+            assert logged["out"] == (
+                {"name": leaving, "guest": True}
+                if left is None
+                else {"player": Player.objects.get(user_id=left).public_id}
+            )
+            assert logged["in"] == {"player": Player.objects.get(user=substitute).public_id}
             substituted_entry, substituted = entry, True
     tournament = Tournament.objects.get(pk=tid)
     assert tournament.status == Tournament.FINISHED
@@ -273,6 +302,18 @@ def test_a_tournament_of_pairs_or_teams_is_played_to_the_finish(
     }
     rated = set(RatingChange.objects.filter(tournament_id=tid).values_list("user_id", flat=True))
     assert accounts <= rated and len(accounts) > teams
+
+    # No event names a member's account but by its player id: the tournament's log and its
+    # tables' matches carry no username.
+    logged = json.dumps(
+        list(TournamentEvent.objects.filter(tournament_id=tid).values_list("payload", flat=True))
+    )
+    match_ids = Table.objects.filter(round__tournament_id=tid).values_list("match_id", flat=True)
+    played = json.dumps(
+        list(Event.objects.filter(stream_id__in=list(match_ids)).values_list("payload", flat=True))
+    )
+    for username in get_user_model().objects.filter(pk__in=accounts).values_list("username", flat=True):
+        assert f'"{username}"' not in logged and f'"{username}"' not in played, username
 
     check_champion_team_first(tid)
 

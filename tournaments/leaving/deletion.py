@@ -20,13 +20,14 @@ from typing import Any
 
 from django.contrib.admin.models import LogEntry
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from cacho.edge import limits
 from tournaments import matches
 from tournaments.accounts.models import Account
 from tournaments.accounts.services import sign_out_everywhere
-from tournaments.models import ClubInvitation, Entry, EntryMember, Membership, Tournament
+from tournaments.models import ClubInvitation, Entry, EntryMember, Membership, TableSeat, Tournament
 from tournaments.notices.models import HiddenTab, Notice, NoticeSettings, PushSubscription
 from tournaments.open_tables.models import OpenSeat, OpenTable
 from tournaments.seasons.models import LeagueRole
@@ -69,8 +70,10 @@ def _refuse_while_playing(user: Any) -> None:
             _("You hold a seat at a table still being played: delete the account once it ends."),
             status=409,
         )
-    in_play = Entry.objects.filter(user=user, status__in=PLAYING_STATUSES).exclude(
-        tournament__status=Tournament.FINISHED
+    in_play = (
+        Entry.objects.filter(Q(user=user) | Q(members__user=user), status__in=PLAYING_STATUSES)
+        .exclude(tournament__status=Tournament.FINISHED)
+        .distinct()
     )
     if in_play.exists():
         raise TournamentError(
@@ -83,13 +86,28 @@ def _refuse_while_playing(user: Any) -> None:
 def _rename_entries(user: Any, number: int) -> None:
     """The account's entries take the name "deleted player N", each by an `entry-renamed`
     event of its tournament's log (naming only the entry), so a season counting it reads
-    the new name."""
+    the new name. As a pair's or team's member it takes that name too, in the entry and at
+    every table it was drawn at (the log names it by its player id, or by the name an older
+    event carries)."""
     name = ENTRY_NAME.format(n=number)
     for entry_id, tournament_id in Entry.objects.filter(user=user).values_list("pk", "tournament_id"):
         tournament = locked(tournament_id)
         Entry.objects.filter(pk=entry_id).update(name=name)
         log.record(tournament, log.ENTRY_RENAMED, {"entry": entry_id}, "system")
     EntryMember.objects.filter(user=user).update(name=name, user=None)
+    _rename_at_tables(user, name)
+
+
+def _rename_at_tables(user: Any, name: str) -> None:
+    """The member's name in the tables' line-ups (`TableSeat.members`); the account id stays,
+    the ratings' fold reads it."""
+    team_seats = TableSeat.objects.exclude(members=[]).exclude(
+        entry__tournament__entry_type=Tournament.INDIVIDUAL
+    )
+    for seat in team_seats.only("pk", "members").iterator():
+        if any(m.get("user") == user.pk for m in seat.members):
+            seat.members = [{**m, "name": name} if m.get("user") == user.pk else m for m in seat.members]
+            seat.save(update_fields=["members"])
 
 
 def _erase_personal_data(user: Any, number: int) -> None:

@@ -7,13 +7,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from cacho.models import Match, Seat
+from cacho.services import matches as match_service
 from cacho.services import players
 
 
 def live_matches_of(user: Any) -> list[str]:
-    """The matches still played where the account holds a seat."""
-    rows = Seat.objects.filter(user=user, match__status=Match.STATUS_LIVE).values_list("match_id", flat=True)
-    return [str(match_id) for match_id in rows]
+    """The matches still played where the account plays a seat: its own, or a team's it
+    partners."""
+    seats = match_service.seats_of_user(user).filter(match__status=Match.STATUS_LIVE)
+    return [str(match_id) for match_id in seats.values_list("match_id", flat=True)]
 
 
 def forget_player(user: Any) -> int:

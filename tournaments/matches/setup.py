@@ -41,17 +41,20 @@ def create_table_match(
     turn_seconds: int,
     ref: str,
     physical: bool = False,
-    members: Sequence[Sequence[str]] = (),
+    members: Sequence[Sequence[tuple[str, Any]]] = (),
     partners: Sequence[Sequence[Any]] = (),
 ) -> uuid.UUID:
     """A live match for a table; `seat_names[0]` opens. Users (or None) take their seats.
     `physical`: its scorekeeper enters it (no die rolled, no clock). `members`: per seat,
-    the players of a pair or team, in the order they take its turns; `partners`: per seat,
-    the other accounts among them, which play the seat too.
+    the players of a pair or team, in the order they take its turns, each a name with its
+    account (None: a guest); `partners`: per seat, the other accounts among them, which
+    play the seat too.
 
-    An online table seats an account by its player id, never by the entry's name (its
-    events then name no person); a guest keeps its entry's name. A physical table's seats
-    are the names its paper sheet and record file carry (docs/leaving.md)."""
+    An online table seats an account by its player id, never by the entry's name, and
+    names a member with an account by its player id too (its events then name no person;
+    the match document shows their labels, `cacho.services.players`); a guest keeps its
+    name. A physical table's seats and members are the names its paper sheet and record
+    file carry (docs/leaving.md)."""
     labels: dict[int, str] = {}
     if not physical:
         held = enumerate(zip(seat_names, users, strict=True))
@@ -60,6 +63,10 @@ def create_table_match(
             name if user is None else players.seat_name(user)
             for name, user in zip(seat_names, users, strict=True)
         ]
+    member_names = [
+        [name if physical or user is None else players.seat_name(user) for name, user in seat]
+        for seat in members
+    ]
     match = match_service.create_match(
         ruleset,
         list(seat_names),
@@ -68,7 +75,7 @@ def create_table_match(
         first_seat=0,
         tournament_ref=ref,
         physical=physical,
-        members=members,
+        members=member_names,
     )
     for index, user in enumerate(users):
         if user is not None:

@@ -110,7 +110,8 @@ def register(
         EntryMember.objects.bulk_create(EntryMember(entry=entry, name=m, user=u) for m, u in seated)
         payload: dict[str, Any] = {
             "entry": entry.pk,
-            "members": [m for m, _u in seated],
+            # A member with an account by its player id, as the entry's own account below.
+            "members": [team_members.logged_member(m, u) for m, u in seated],
             "rating": rating,
             "bot": is_bot,
         }

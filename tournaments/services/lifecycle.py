@@ -251,7 +251,7 @@ def _create_round(tournament: Tournament, stage: Stage, planned: formats.Planned
                 turn_seconds=tournament.turn_seconds,
                 ref=f"t{tournament.pk}-r{number}-t{index}",
                 physical=tournament.physical,
-                members=[[m["name"] for m in members[e.pk]] for e in playing],
+                members=[team_members.match_members(members[e.pk], accounts) for e in playing],
                 partners=[
                     team_members.seat_partners(members[e.pk], holder, accounts)
                     for e, holder in zip(playing, holders, strict=True)
@@ -288,8 +288,15 @@ def _create_round(tournament: Tournament, stage: Stage, planned: formats.Planned
             "forfeits": [e.pk for e in forfeits],
         }
         if tournament.entry_type != Tournament.INDIVIDUAL:
-            # Who plays for each pair or team at this table, in turn order.
-            line["members"] = {str(e.pk): [m["name"] for m in members[e.pk]] for e in seated}
+            # Who plays for each pair or team at this table, in turn order (an account by
+            # its player id: the names are labels kept outside the log).
+            line["members"] = {
+                str(e.pk): [
+                    team_members.logged_member(name, user)
+                    for name, user in team_members.match_members(members[e.pk], accounts)
+                ]
+                for e in seated
+            }
         described.append(line)
     log.record(
         tournament,

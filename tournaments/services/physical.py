@@ -246,7 +246,7 @@ def _switch(table_id: Any, by: Any, *, physical: bool) -> Table:
             turn_seconds=tournament.turn_seconds,
             ref=ref,
             physical=physical,
-            members=[[m["name"] for m in seat.members] for seat in seats],
+            members=[team_members.match_members(seat.members, accounts) for seat in seats],
             partners=[
                 team_members.seat_partners(seat.members, holder, accounts)
                 for seat, holder in zip(seats, holders, strict=True)

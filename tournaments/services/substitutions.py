@@ -17,7 +17,7 @@ from tournaments.models import Entry, Table, TableSeat, Tournament
 from tournaments.services import log
 from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.lifecycle import PLAYING_STATUSES, locked
-from tournaments.services.team_members import check_free, parse_member
+from tournaments.services.team_members import check_distinct, check_free, logged_member, parse_member
 
 
 def substitute(entry_id: int, by: Any, out: str, incoming: Any) -> Entry:
@@ -50,27 +50,28 @@ def substitute(entry_id: int, by: Any, out: str, incoming: Any) -> Entry:
                 _("This entry's table is playing: change its members between rounds."),
                 status=409,
             )
-        leaving = next((m for m in entry.members.all() if m.name == str(out or "").strip()), None)
+        current = list(entry.members.select_related("user"))
+        leaving = next((m for m in current if m.name == str(out or "").strip()), None)
         if leaving is None:
             raise TournamentError("member-unknown", _("That player is not a member of this entry."))
         name, user = parse_member(incoming)
-        others = [m for m in entry.members.all() if m.pk != leaving.pk]
-        if any(m.name.casefold() == name.casefold() for m in others):
-            raise TournamentError("member-name-twice", _("Two members of an entry have the same name."))
+        others = [m for m in current if m.pk != leaving.pk]
+        check_distinct([*((m.name, m.user) for m in others), (name, user)])
         check_free(tournament, [user], entry)
         if user is not None and any(m.user_id == user.pk for m in others):
             raise TournamentError("member-already-entered", _("That player is already in another entry."))
-        was = {"name": leaving.name, "user": leaving.user_id}
+        was = logged_member(leaving.name, leaving.user)
         leaving.name, leaving.user = name, user
         leaving.save(update_fields=["name", "user"])
+        # Members with an account by their player id: their names are labels outside the log.
         log.record(
             tournament,
             log.MEMBER_SUBSTITUTED,
             {
                 "entry": entry.pk,
                 "out": was,
-                "in": {"name": name, "user": user.pk if user is not None else None},
-                "members": [m.name for m in entry.members.all()],
+                "in": logged_member(name, user),
+                "members": [logged_member(m.name, m.user) for m in entry.members.all()],
             },
             log.actor_of(by),
         )

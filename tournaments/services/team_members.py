@@ -1,6 +1,11 @@
 """Pairs and teams: which tournaments take them, their members (accounts by username, or
 guests by name), and the members a table seats (substitutions: `substitutions`).
 
+A member's name (`EntryMember.name`, `TableSeat.members`) is a label kept outside every
+chain: the tournament log and an online table's match name a member with an account by
+its player id (`logged_member`), so deleting the account renames the label and changes
+no event (docs/leaving.md).
+
 A pair or team is one entry: one seat at a table, one line in the standings. Only a game
 whose seats can be teams takes them (`matches.team_seats`: Alalay, where a team plays one
 scorecard and its members throw in rotation, rules.md §8 AL-8); a bidding game, where
@@ -52,6 +57,23 @@ def parse_member(item: Any) -> tuple[str, Any]:
     return name.strip(), None
 
 
+def logged_member(name: str, user: Any) -> dict[str, Any]:
+    """A member as the tournament log names it: an account by its player id, a guest by
+    the name it was entered with."""
+    if user is not None:
+        return {"player": matches.player_id(user)}
+    return {"name": name, "guest": True}
+
+
+def check_distinct(members: Sequence[tuple[str, Any]]) -> None:
+    """No two members of an entry share a name, case aside, neither as shown nor as the
+    match names them (a guest typed as `p7` beside the account whose player id it is)."""
+    shown = [name.casefold() for name, _user in members]
+    named = [(name if user is None else matches.player_id(user)).casefold() for name, user in members]
+    if len(set(shown)) != len(shown) or len(set(named)) != len(named):
+        raise TournamentError("member-name-twice", _("Two members of an entry have the same name."))
+
+
 def check_free(tournament: Tournament, users: Sequence[Any], entry: Entry | None = None) -> None:
     """An account plays in one entry of a tournament, as a member or as the entry's own
     account (`member-already-entered`)."""
@@ -77,8 +99,7 @@ def clean_members(tournament: Tournament, items: Sequence[Any], holder: Any = No
         raise TournamentError(
             "entry-members-invalid", _("This entry needs %d named members.") % tournament.team_size
         )
-    if len({name.casefold() for name, _user in members}) != len(members):
-        raise TournamentError("member-name-twice", _("Two members of an entry have the same name."))
+    check_distinct(members)
     check_free(tournament, [holder, *(user for _name, user in members)])
     return members
 
@@ -86,6 +107,12 @@ def clean_members(tournament: Tournament, items: Sequence[Any], holder: Any = No
 def seat_members(entry: Entry) -> list[dict[str, Any]]:
     """The entry's members as a table records them, in the order they take its turns."""
     return [{"name": m.name, "user": m.user_id} for m in entry.members.all()]
+
+
+def match_members(members: Sequence[dict[str, Any]], accounts: Mapping[int, Any]) -> list[tuple[str, Any]]:
+    """A table's members (`seat_members`) as `matches.create_table_match` takes them: each
+    name with its account (None: a guest)."""
+    return [(m["name"], accounts.get(m["user"])) for m in members]
 
 
 def accounts_of(members: Iterable[Sequence[dict[str, Any]]]) -> dict[int, Any]:

@@ -68,6 +68,9 @@ class AlalayGame(EngineGame):
     def seats(self, state: State) -> tuple[str, ...]:
         return tuple(entry.name for entry in state.entries)
 
+    def seat_members(self, state: State) -> dict[str, tuple[str, ...]]:
+        return {entry.name: entry.members for entry in state.entries if entry.members}
+
     def start(
         self,
         ruleset: str,

@@ -68,6 +68,11 @@ class Game(Protocol):
         """The match's seats (players, or Alalay entries), in seat order."""
         ...
 
+    def seat_members(self, state: State) -> dict[str, tuple[str, ...]]:
+        """Seat -> the players of the pair or team at it, in the order they take its turns;
+        a seat played alone (every seat of a game without team seats) is not listed."""
+        ...
+
     def start(
         self,
         ruleset: str,
@@ -199,6 +204,9 @@ class EngineGame:
 
     def initial_state(self, first: Event) -> State:
         return self.engine.initial_state(first)
+
+    def seat_members(self, state: State) -> dict[str, tuple[str, ...]]:
+        return {}  # each seat is one player
 
     def evolve(self, state: State, event: Event) -> State:
         return self.engine.evolve(state, event)

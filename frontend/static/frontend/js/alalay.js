@@ -1,6 +1,6 @@
 // The Alalay table: the traditional scoresheet (three columns of three boxes and the two
 // grandes), the dice of the turn, re-roll by choosing what to keep, turning, hints per box.
-import { L, fmt, h, seatLabel } from "./api.js";
+import { L, fmt, h, memberLabel, seatLabel, seatWithMember } from "./api.js";
 import { die } from "./dice.js";
 import { T, eventSentence, faceName } from "./words.js";
 import { presenceMark } from "./bidding.js";
@@ -59,7 +59,8 @@ function sheet(entry, match, ui) {
   const turn = match.state.turn;
   const box = h("section", { class: `sheet${turn && turn.entry === entry.name ? " on-turn" : ""}`,
     "data-sheet": entry.name },
-  h("h3", {}, seatLabel(entry.name), entry.members.length ? ` (${entry.members.join(", ")})` : "",
+  h("h3", {}, seatLabel(entry.name),
+    entry.members.length ? ` (${entry.members.map((m) => memberLabel(entry.name, m)).join(", ")})` : "",
     entry.left ? ` — ${L.abandoned}` : "", " ", presenceMark(entry.name, ui),
     turn && turn.entry === entry.name && !match.state.paused
       ? h("span", { class: "clock", "data-clock": entry.name }, T.on_turn) : null));
@@ -79,7 +80,7 @@ function turnPanel(match, ui) {
   const mine = ui.canAct(match);
   const legal = turn.legal;
   const panel = h("section", { class: "alalay-turn", id: "alalay-turn" },
-    h("h2", {}, fmt(L.turn_of, { name: turn.member && turn.member !== turn.entry ? `${seatLabel(turn.entry)} (${turn.member})` : turn.entry })));
+    h("h2", {}, fmt(L.turn_of, { name: seatWithMember(turn.entry, turn.member) })));
   if (!ui.keep || ui.keepFor !== match.version) { ui.keep = new Set(); ui.keepFor = match.version; }
   const row = h("div", { class: "dice-row", id: "turn-dice" });
   const options = new Map((turn.turn_options || []).map((o) => [o.position, o]));

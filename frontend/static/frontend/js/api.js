@@ -4,15 +4,30 @@ export const L = JSON.parse(document.getElementById("labels")?.textContent || "{
 // The names shown for the seats of the match on the page (`seats[].label`, resolved by the
 // server outside the match's chain): a seat named by a player id (`p7`) reads as its
 // player's name, or "deleted player 7". The events keep the seat names; only text changes.
+// A pair's or team's members are named the same way (`seats[].members`, only at a seat
+// played by a pair or team): a member named by its player id reads as its player's name.
 const seatLabels = new Map();
+const memberLabels = new Map();
+const shownAs = (named) => (named.deleted ? fmt(L.deleted_player, { n: named.deleted }) : named.label || named.name);
 export function setSeatLabels(seats) {
   seatLabels.clear();
+  memberLabels.clear();
   for (const seat of seats || []) {
-    seatLabels.set(seat.name, seat.deleted ? fmt(L.deleted_player, { n: seat.deleted }) : seat.label || seat.name);
+    seatLabels.set(seat.name, shownAs(seat));
+    memberLabels.set(seat.name, new Map((seat.members || []).map((m) => [m.name, shownAs(m)])));
   }
 }
 export function seatLabel(name) {
   return seatLabels.get(name) ?? name;
+}
+export function memberLabel(seat, name) {
+  return memberLabels.get(seat)?.get(name) ?? name;
+}
+// A member beside its team's name, as in "Turn of Reds (ana)"; a seat played alone by its
+// name. (A team's seat and its first member may both carry the holder's player id.)
+export function seatWithMember(seat, member) {
+  const team = memberLabels.get(seat)?.size || (member && member !== seat);
+  return team ? `${seatLabel(seat)} (${memberLabel(seat, member)})` : seat;
 }
 export const seatList = (names) => (names || []).map(seatLabel).join(", ");
 

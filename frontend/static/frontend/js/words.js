@@ -1,7 +1,7 @@
 // Plain words for what happened at the table: counted phrases in the page's language, bids
 // with the face's name, and one sentence per call or event. Every fact comes from the
 // server's event or view; this module only words it.
-import { L, fmt, seatLabel, seatList } from "./api.js";
+import { L, fmt, seatList, seatWithMember } from "./api.js";
 
 export const T = L.t || {};
 const RULES = typeof Intl !== "undefined" && Intl.PluralRules
@@ -99,7 +99,7 @@ export function eventSentence(frame, boxName) {
       return fmt(E.result_awarded, { places, reason: d.reason || "" });
     }
     case "dice_thrown":
-      return fmt(E.dice_thrown, { entry: d.member && d.member !== d.entry ? `${seatLabel(d.entry)} (${d.member})` : d.entry,
+      return fmt(E.dice_thrown, { entry: seatWithMember(d.entry, d.member),
         dice: diceList(d.dice) });
     case "dice_rerolled":
       return fmt(E.dice_rerolled, { entry: d.entry, keep: d.keep && d.keep.length ? diceList(d.keep) : T.nothing_kept,
