@@ -172,7 +172,7 @@ class PrintView(ApiView):
             "kind": kind,
             "title": printables.titles()[kind],
             "titles": printables.titles(),
-            "boxes": printables.alalay_boxes(),
+            "boxes": printables.alalay_boxes(sheet.traits) if sheet.traits["scoresheet"] else {},
             "rounds": list(sheet.tournament.rounds.order_by("number").values_list("number", flat=True)),
         }
         return render(request._request, f"tournaments/print/{kind}.html", context)
