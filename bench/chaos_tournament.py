@@ -62,7 +62,7 @@ def make_physical(table_id: int, owner: int) -> str | None:
     (None when play there has begun: it stays online)."""
     from django.contrib.auth import get_user_model
 
-    from tournaments.services.errors import TournamentError
+    from tournaments.errors import TournamentError
     from tournaments.services.physical import make_table_physical
 
     try:

@@ -22,8 +22,8 @@ from frontend.labels.site import labels
 from frontend.pages.account_forms import DeleteAccountForm, EmailChangeForm, ProfileForm, ResetRequestForm
 from tournaments.accounts import services
 from tournaments.accounts.models import account_of
+from tournaments.errors import TournamentError
 from tournaments.leaving.deletion import delete_account
-from tournaments.services.errors import TournamentError
 
 
 def _page(request: HttpRequest, template: str, status: int = 200, **context: Any) -> HttpResponse:

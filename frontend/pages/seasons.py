@@ -14,11 +14,11 @@ from django.utils.translation import gettext as _
 
 from tournaments.clubs.roles import has_role
 from tournaments.competition import seeding
+from tournaments.errors import TournamentError
 from tournaments.exports.data import number_text
 from tournaments.models import Club, Membership, Tournament
 from tournaments.seasons import exports, qualification, seasons
 from tournaments.seasons.models import DEFAULT_POINTS, Season
-from tournaments.services.errors import TournamentError
 
 
 def _points(text: str) -> list[Any]:

@@ -19,8 +19,8 @@ from django.views.decorators.http import require_http_methods
 
 from cacho.edge import limits
 from frontend.labels.site import labels
+from tournaments.errors import TournamentError
 from tournaments.services import seat_links
-from tournaments.services.errors import TournamentError
 
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{43}$")
 

@@ -21,10 +21,10 @@ from cacho.models import DiceSeed, Match
 from cacho.services import matches as match_service
 from cacho.services import notices
 from cacho.services.bot_play import play_bots
+from tournaments.errors import TournamentError
 from tournaments.open_tables import service
 from tournaments.open_tables.live import LOBBY_GROUP, table_group
 from tournaments.open_tables.models import OpenTable
-from tournaments.services.errors import TournamentError
 
 pytestmark = [pytest.mark.usefixtures("committed_db"), pytest.mark.sqlite_too]
 

@@ -27,8 +27,8 @@ from django.utils.translation import gettext as _
 
 from cacho.edge import limits
 from tournaments.accounts.models import Account, account_of
+from tournaments.errors import TournamentError
 from tournaments.mail import send_mail_after_commit, site_url
-from tournaments.services.errors import TournamentError
 
 VERIFY_SALT = "cacho.accounts.verify-email"
 

@@ -14,9 +14,9 @@ from rest_framework.response import Response
 
 from tournaments.api.base import ERRORS, SignedInView
 from tournaments.api.disputes import dispute_json, notes_json
+from tournaments.errors import NotFound
 from tournaments.models import Round
 from tournaments.services import appeals, draw_control, referee_tools
-from tournaments.services.errors import NotFound
 
 
 class AssignInput(serializers.Serializer):

@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 
 from cacho.api import errors as api_errors
 from tournaments.api.serializers import ErrorSerializer
-from tournaments.services.errors import NotFound, TournamentError
+from tournaments.errors import NotFound, TournamentError
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="Bad input: {code, message}"),

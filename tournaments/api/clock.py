@@ -11,9 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.api.base import ERRORS, ApiView, object_id
+from tournaments.errors import NotFound
 from tournaments.models import Round
 from tournaments.services import clock, seat_link_desk
-from tournaments.services.errors import NotFound
 
 
 class ClockInput(serializers.Serializer):

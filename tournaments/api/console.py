@@ -17,10 +17,10 @@ from tournaments import matches
 from tournaments.api import serializers as s
 from tournaments.api.base import ERRORS, ApiView, object_id
 from tournaments.clubs.roles import DESK, has_role
+from tournaments.errors import NotFound, TournamentError
 from tournaments.models import Dispute, Entry, Membership, Table, Tournament
 from tournaments.services import appeals, clock, seat_link_desk
 from tournaments.services.entries import late_entry_stage
-from tournaments.services.errors import NotFound, TournamentError
 
 
 class ConsoleTableSerializer(s.TableSerializer):

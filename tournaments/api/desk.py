@@ -16,10 +16,10 @@ from rest_framework.response import Response
 
 from tournaments.api import serializers as s
 from tournaments.api.base import ERRORS, ApiView, object_id
+from tournaments.errors import NotFound, TournamentError
 from tournaments.models import Entry
 from tournaments.reads import printables
 from tournaments.services import desk, seat_link_desk
-from tournaments.services.errors import NotFound, TournamentError
 
 
 class BulkInput(serializers.Serializer):

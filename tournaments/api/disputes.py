@@ -15,10 +15,10 @@ from rest_framework.response import Response
 
 from tournaments import matches
 from tournaments.api.base import ERRORS, SignedInView
+from tournaments.errors import TournamentError
 from tournaments.exports import tiebreak_text
 from tournaments.models import Dispute
 from tournaments.services import disputes, log, referee_tools, rulings
-from tournaments.services.errors import TournamentError
 
 
 def ruling_labels() -> dict[str, str]:

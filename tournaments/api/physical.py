@@ -15,8 +15,8 @@ from rest_framework.response import Response
 
 from tournaments.api import serializers as s
 from tournaments.api.base import ERRORS, SignedInView, refuse_unknown
+from tournaments.errors import TournamentError
 from tournaments.services import physical
-from tournaments.services.errors import TournamentError
 
 ENVELOPE = ("command_id", "expected_version")
 

@@ -13,10 +13,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.api.base import ERRORS, ApiView
+from tournaments.errors import NotFound, TournamentError
 from tournaments.models import Club, Tournament
 from tournaments.ratings import reading
 from tournaments.reads.lobby import player
-from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.rating_seeds import fill_ratings
 
 

@@ -14,9 +14,9 @@ from rest_framework.response import Response
 
 from tournaments.api.base import ERRORS, ApiView
 from tournaments.clubs.roles import DESK, require_role
+from tournaments.errors import NotFound, TournamentError
 from tournaments.models import Table
 from tournaments.services import seat_link_desk, seat_links
-from tournaments.services.errors import NotFound, TournamentError
 
 
 class SeatLinkClaimInput(serializers.Serializer):

@@ -12,8 +12,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from tournaments.errors import NotFound
 from tournaments.models import Club, ClubEvent
-from tournaments.services.errors import NotFound
 
 CLUB_CREATED = "club-created"
 CLUB_UPDATED = "club-updated"

@@ -24,8 +24,8 @@ from django.utils.translation import gettext as _
 
 from tournaments.clubs import log as club_log
 from tournaments.clubs.roles import roles_of
+from tournaments.errors import Forbidden, NotFound, TournamentError
 from tournaments.models import Club, ClubInvitation, Membership
-from tournaments.services.errors import Forbidden, NotFound, TournamentError
 from tournaments.services.log import actor_of
 from tournaments.services.usernames import user_by_username
 

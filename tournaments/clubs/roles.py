@@ -13,8 +13,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from tournaments.errors import Forbidden
 from tournaments.models import Club, Membership
-from tournaments.services.errors import Forbidden
 
 # Who runs the desk, the console and the clock: the club's managers and its referees.
 DESK = (*Membership.MANAGERS, Membership.REFEREE)

@@ -27,12 +27,12 @@ from cacho.edge import limits
 from tournaments import matches
 from tournaments.accounts.models import Account
 from tournaments.accounts.services import sign_out_everywhere
+from tournaments.errors import TournamentError
 from tournaments.models import ClubInvitation, Entry, EntryMember, Membership, TableSeat, Tournament
 from tournaments.notices.models import HiddenTab, Notice, NoticeSettings, PushSubscription
 from tournaments.open_tables.models import OpenSeat, OpenTable
 from tournaments.seasons.models import LeagueRole
 from tournaments.services import log
-from tournaments.services.errors import TournamentError
 from tournaments.services.lifecycle import PLAYING_STATUSES, locked
 
 SHELL_USERNAME = "deleted-player-{n}"

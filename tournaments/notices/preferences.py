@@ -11,9 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournaments.errors import TournamentError
 from tournaments.notices import kinds, push
 from tournaments.notices.models import HiddenTab, Notice, NoticeSettings, PushSubscription
-from tournaments.services.errors import TournamentError
 
 LISTED = 30
 

@@ -21,10 +21,10 @@ from django.utils.translation import gettext as _
 
 from cacho.engine.errors import RuleError
 from tournaments import matches
+from tournaments.errors import TournamentError
 from tournaments.open_tables import live
 from tournaments.open_tables.models import OpenSeat, OpenTable
 from tournaments.ratings.projection import rate_after_commit
-from tournaments.services.errors import TournamentError
 
 MIN_SEATS, MAX_SEATS = 2, 6
 MIN_TURN, MAX_TURN = 10, 600

@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 
 from cacho.engine.alalay.scorecard import GRANDE_POINTS, MIDDLE_POINTS, NUMBER_BOXES
 from tournaments import matches
+from tournaments.errors import NotFound, TournamentError
 from tournaments.models import Round, Tournament
 from tournaments.reads import catalogue
-from tournaments.services.errors import NotFound, TournamentError
 
 KINDS = ("cards", "pairings", "sheets", "slips")
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"

@@ -14,10 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.api.base import ERRORS, ApiView
+from tournaments.errors import NotFound
 from tournaments.exports import XLSX
 from tournaments.seasons import exports, leagues, qualification, seasons
 from tournaments.seasons.models import League, LeagueClub, Season
-from tournaments.services.errors import NotFound
 
 
 class ScoringFields(serializers.Serializer):

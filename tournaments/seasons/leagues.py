@@ -14,9 +14,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tournaments.clubs.roles import has_role
+from tournaments.errors import Forbidden, NotFound, TournamentError
 from tournaments.models import Club, Membership
 from tournaments.seasons.models import League, LeagueClub, LeagueRole
-from tournaments.services.errors import Forbidden, NotFound, TournamentError
 
 
 def get_league(league_id: Any) -> League:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.clubs.roles import require_role
 from tournaments.competition import seeding
+from tournaments.errors import NotFound, TournamentError
 from tournaments.models import Entry, Membership, Tournament
 from tournaments.seasons import seasons
 from tournaments.seasons.models import Season, SeasonLine
@@ -20,7 +21,6 @@ from tournaments.seasons.projection import project_season
 from tournaments.seasons.selection import clubs_of
 from tournaments.services.desk import set_seeds
 from tournaments.services.entries import register
-from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.lifecycle import locked
 
 

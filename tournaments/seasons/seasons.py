@@ -18,12 +18,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.clubs.roles import has_role
+from tournaments.errors import Forbidden, NotFound, TournamentError
 from tournaments.models import Club, Membership, Tournament
 from tournaments.seasons import leagues
 from tournaments.seasons.models import DEFAULT_POINTS, League, Season, SeasonTournament
 from tournaments.seasons.projection import project_season
 from tournaments.seasons.selection import clubs_of, counted, get_season, scoring_of
-from tournaments.services.errors import Forbidden, NotFound, TournamentError
 
 MAX_PLACES = 200
 

@@ -14,11 +14,11 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournaments.errors import NotFound
 from tournaments.models import Tournament
 from tournaments.seasons import leagues
 from tournaments.seasons.models import Season, SeasonTournament
 from tournaments.seasons.scoring import Scoring
-from tournaments.services.errors import NotFound
 
 
 def get_season(season_id: Any) -> Season:

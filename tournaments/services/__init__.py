@@ -9,6 +9,7 @@ clubs, tournaments and entries only through these functions.
 - `formats`, `rankings`, `stage_data`, `stage_rows`, `tables`, `log`, `failures`: their parts.
 """
 
+from tournaments.errors import Forbidden, NotFound, TournamentError
 from tournaments.services.entries import (
     check_in,
     forfeit_table,
@@ -18,7 +19,6 @@ from tournaments.services.entries import (
     set_rating,
     withdraw,
 )
-from tournaments.services.errors import Forbidden, NotFound, TournamentError
 from tournaments.services.lifecycle import advance, start_tournament
 from tournaments.services.results import record_match, record_table_result, sweep
 from tournaments.services.tournament_setup import create_tournament, update_settings

@@ -22,9 +22,9 @@ from django.utils.translation import gettext as _
 from cacho.engine.errors import RuleError
 from tournaments import matches
 from tournaments.clubs.roles import DESK, require_role
+from tournaments.errors import TournamentError
 from tournaments.models import Round, Table, Tournament
 from tournaments.services import clock, log
-from tournaments.services.errors import TournamentError
 from tournaments.services.lifecycle import locked
 
 AUTOMATIC = "clock"  # who calls time when the round clock does

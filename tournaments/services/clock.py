@@ -19,9 +19,9 @@ from django.utils.translation import gettext as _
 from tournaments.clubs.roles import DESK, require_role
 from tournaments.competition import clock as core
 from tournaments.competition.errors import CompetitionError
+from tournaments.errors import NotFound, TournamentError
 from tournaments.models import Round, Table, Tournament
 from tournaments.services import log
-from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.lifecycle import locked
 from tournaments.services.tables import table_of
 

@@ -20,11 +20,11 @@ from django.contrib.auth import get_user_model
 
 from tournaments.clubs.members import create_club
 from tournaments.clubs.members import grant_role as add_member
+from tournaments.errors import TournamentError
 from tournaments.models import Club, Dispute, Membership, Table, Tournament
 from tournaments.ratings import projection
 from tournaments.services import create_tournament, disputes, register, rulings, start_tournament, sweep
 from tournaments.services.bots import play_bots_until_stuck
-from tournaments.services.errors import TournamentError
 
 SLUG = "demo"
 ORGANISER = "demo-organiser"

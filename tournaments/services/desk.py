@@ -24,9 +24,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import matches
-from tournaments.clubs.members import user_by_username
 from tournaments.clubs.roles import DESK, require_role
 from tournaments.competition import seeding
+from tournaments.errors import TournamentError
 from tournaments.models import Entry, Membership, Tournament
 from tournaments.services import log, team_members
 from tournaments.services.entries import (
@@ -37,8 +37,8 @@ from tournaments.services.entries import (
     record_ended_tables,
     register,
 )
-from tournaments.services.errors import TournamentError
 from tournaments.services.lifecycle import PLAYING_STATUSES, close_check_in_locked, locked
+from tournaments.services.usernames import user_by_username
 
 MAX_LINES = 500
 REASON_LENGTH = 500

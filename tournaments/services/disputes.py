@@ -28,10 +28,10 @@ from django.utils.translation import gettext as _
 
 from tournaments import live, matches
 from tournaments.clubs.roles import has_role
+from tournaments.errors import Forbidden, NotFound, TournamentError
 from tournaments.models import Dispute, EntryMember, Membership, Round, Table, TableSeat, Tournament
 from tournaments.seasons.referees import referees_tournament
 from tournaments.services import log, tables
-from tournaments.services.errors import Forbidden, NotFound, TournamentError
 from tournaments.services.lifecycle import advance_tournament, locked
 
 REFEREES = Membership.REFEREES

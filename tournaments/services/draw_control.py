@@ -12,10 +12,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.clubs.roles import DESK, require_role
+from tournaments.errors import NotFound, TournamentError
 from tournaments.models import Membership, Round, Tournament
 from tournaments.services import log
 from tournaments.services.appeals import disputed
-from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.lifecycle import advance, advance_tournament, locked
 
 DRAW_HELD = "draw-held"

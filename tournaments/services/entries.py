@@ -19,9 +19,9 @@ from django.utils.translation import gettext as _
 from tournaments import matches
 from tournaments.clubs.roles import DESK, has_role, require_role
 from tournaments.competition import stages
+from tournaments.errors import Forbidden, NotFound, TournamentError
 from tournaments.models import Entry, EntryMember, Membership, Round, Stage, Table, TableSeat, Tournament
 from tournaments.services import log, team_members
-from tournaments.services.errors import Forbidden, NotFound, TournamentError
 from tournaments.services.lifecycle import PLAYING_STATUSES, locked
 from tournaments.services.results import record_table_result
 from tournaments.services.stage_data import ALALAY_EVENT

@@ -10,9 +10,9 @@ from django.utils.translation import gettext as _
 
 from tournaments import matches
 from tournaments.clubs.roles import has_role
+from tournaments.errors import NotFound, TournamentError
 from tournaments.integrity import reader, signals
 from tournaments.models import Club, Dispute, Membership
-from tournaments.services.errors import NotFound, TournamentError
 
 
 def club_signals(club_id: Any, user: Any) -> tuple[Club, list[signals.Signal], int]:

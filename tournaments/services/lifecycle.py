@@ -23,10 +23,10 @@ from tournaments.clubs.roles import require_role
 from tournaments.competition import seeding
 from tournaments.competition.entries import Entry as CoreEntry
 from tournaments.competition.errors import CompetitionError
+from tournaments.errors import NotFound, TournamentError
 from tournaments.models import Entry, Membership, Round, Stage, Table, TableSeat, Tournament
 from tournaments.notices.triggers import round_drawn_after_commit
 from tournaments.services import appeals, failures, formats, log, rankings, standings, tables, team_members
-from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.stage_rows import stage_input
 
 MAX_APPEAL_MINUTES = 24 * 60

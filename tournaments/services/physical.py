@@ -24,9 +24,9 @@ from cacho.engine.errors import RecordFormatError, RuleError
 from cacho.services.matches import VersionConflict
 from tournaments import matches
 from tournaments.clubs.roles import has_role, require_role
+from tournaments.errors import Forbidden, NotFound, TournamentError
 from tournaments.models import Entry, Membership, Table, TableSeat
 from tournaments.services import log, results, tables, team_members
-from tournaments.services.errors import Forbidden, NotFound, TournamentError
 from tournaments.services.lifecycle import locked
 
 KEEPERS = (Membership.OWNER, Membership.ORGANISER, Membership.REFEREE, Membership.SCOREKEEPER)

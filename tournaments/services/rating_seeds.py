@@ -10,10 +10,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.clubs.roles import require_role
+from tournaments.errors import NotFound, TournamentError
 from tournaments.models import Membership, Tournament
 from tournaments.ratings.reading import entry_ratings
 from tournaments.services.entries import set_rating
-from tournaments.services.errors import NotFound, TournamentError
 
 
 def fill_ratings(tournament_id: int, by: Any) -> list[dict[str, Any]]:

@@ -16,9 +16,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.appeals.models import RefereeNote
+from tournaments.errors import TournamentError
 from tournaments.models import Dispute
 from tournaments.services import disputes, log
-from tournaments.services.errors import TournamentError
 from tournaments.services.lifecycle import locked
 
 DISPUTE_ASSIGNED = "dispute-assigned"

@@ -21,11 +21,11 @@ from cacho.engine.errors import RuleError
 from cacho.engine.rulings import REFEREE_KINDS
 from tournaments import matches
 from tournaments.competition.standings import POINTS
+from tournaments.errors import TournamentError
 from tournaments.models import Dispute, Entry, Round, Stage, Table, Tournament
 from tournaments.notices.triggers import ruled_after_commit
 from tournaments.ratings.projection import rate_after_commit
 from tournaments.services import disputes, log, rankings, standings, tables
-from tournaments.services.errors import TournamentError
 from tournaments.services.lifecycle import locked
 from tournaments.services.stage_data import standings_config
 from tournaments.services.stage_rows import stage_input

@@ -15,9 +15,9 @@ from django.utils.translation import gettext as _
 
 from tournaments import matches
 from tournaments.clubs.roles import DESK, has_role, require_role
+from tournaments.errors import NotFound, TournamentError
 from tournaments.models import Entry, Round, SeatLink, Table, TableSeat
 from tournaments.services import log, seat_links
-from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.lifecycle import locked
 
 # ---------------------------------------------------------------- which seats have links

@@ -35,9 +35,9 @@ from django.utils.translation import gettext as _
 
 from cacho.edge import limits
 from tournaments import matches
+from tournaments.errors import TournamentError
 from tournaments.models import SeatLink, Table, TableSeat
 from tournaments.services import log
-from tournaments.services.errors import TournamentError
 from tournaments.services.lifecycle import locked
 
 SESSION_KEY = "cacho_seat_links"  # {link id: seat name} in the browser's session

@@ -16,9 +16,9 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournaments.errors import TournamentError
 from tournaments.models import Entry, Stage, StandingRow, Table, Tournament
 from tournaments.services import rankings, team_members
-from tournaments.services.errors import TournamentError
 from tournaments.services.stage_data import stage_standings
 from tournaments.services.stage_rows import stage_input
 

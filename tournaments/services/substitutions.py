@@ -13,9 +13,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.clubs.roles import DESK, require_role
+from tournaments.errors import NotFound, TournamentError
 from tournaments.models import Entry, Table, TableSeat, Tournament
 from tournaments.services import log
-from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.lifecycle import PLAYING_STATUSES, locked
 from tournaments.services.team_members import check_distinct, check_free, logged_member, parse_member
 

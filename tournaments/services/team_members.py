@@ -25,8 +25,8 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 
 from tournaments import matches
+from tournaments.errors import TournamentError
 from tournaments.models import Entry, EntryMember, TableSeat, Tournament
-from tournaments.services.errors import TournamentError
 from tournaments.services.usernames import user_by_username
 
 NAME_LENGTH = 64

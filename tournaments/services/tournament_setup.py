@@ -16,9 +16,9 @@ from tournaments import matches
 from tournaments.clubs.roles import require_role
 from tournaments.competition import seeding
 from tournaments.competition.errors import CompetitionError
+from tournaments.errors import NotFound, TournamentError
 from tournaments.models import Club, Membership, Tournament
 from tournaments.services import appeals, formats, log, team_members
-from tournaments.services.errors import NotFound, TournamentError
 from tournaments.services.lifecycle import (
     ENTRY_SIZES,
     MAX_APPEAL_MINUTES,

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 
-from tournaments.services.errors import TournamentError
+from tournaments.errors import TournamentError
 
 
 def user_by_username(username: Any) -> Any:
