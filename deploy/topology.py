@@ -8,7 +8,7 @@ Everything it makes lives in one run folder (`--run-dir`, a fresh temporary one 
 default): a throwaway SECRET_KEY generated at start (never written to the repository),
 a self-signed certificate for 127.0.0.1, the collected static files, prometheus-client's
 multiprocess folder, the logs (JSON) of every process. The suite's smoke test
-(tests/deploy/test_topology.py) and `bench/live.py --through-proxy` start it through
+(tests/deploy/test_topology.py) and `bench/live --through-proxy` start it through
 `running()`.
 """
 

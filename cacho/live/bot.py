@@ -1,5 +1,5 @@
 """A bot that plays legal moves over the real match websocket, as any client would (the
-tests use it; bench/live.py's players use its choice of move, `choose_command`).
+tests use it; bench/live's players use its choice of move, `choose_command`).
 
 It knows only what its socket shows it (the viewer-filtered state): it asks for a state
 when an event says it is on turn (or that nobody is: the match may be over) and after

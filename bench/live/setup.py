@@ -1,4 +1,4 @@
-"""The live bench's servers (bench/live.py): the bench database and Redis prepared, Django set
+"""The live bench's servers (bench/live): the bench database and Redis prepared, Django set
 up in the bench process, two uvicorn processes and a Celery worker with beat started and
 watched, matches made, and the figures' formatting and their section in docs/benchmarks.md."""
 
@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
-HEADING = "## Live play (bench/live.py)"
+HEADING = "## Live play (bench/live)"
 
 
-PROXY_HEADING = "## Live play through nginx (bench/live.py --through-proxy)"
+PROXY_HEADING = "## Live play through nginx (bench/live --through-proxy)"
 
 
 # The client side of wss:// sockets (through nginx): trusts the topology's certificate.

@@ -1,4 +1,4 @@
-"""The live bench through nginx (bench/live.py --through-proxy): the production topology
+"""The live bench through nginx (bench/live --through-proxy): the production topology
 (deploy/topology.py), one ASGI process against two behind the same nginx."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.live_capacity import Step, capacity, table_sockets
-from bench.live_clients import run_clients
-from bench.live_setup import (
+from bench.live.capacity import Step, capacity, table_sockets
+from bench.live.clients import run_clients
+from bench.live.setup import (
     PROXY_HEADING,
     TLS,
     _process_cpu,
@@ -74,7 +74,7 @@ def run_through_proxy(args: argparse.Namespace, env: dict[str, str]) -> None:
                     flush=True,
                 )
     lines = [
-        f"Measured with `bench/live.py {' '.join(sys.argv[1:])}`: nginx "
+        f"Measured with `bench/live {' '.join(sys.argv[1:])}`: nginx "
         f"(TLS, deploy/local/nginx.conf) in front of 1 or 2 uvicorn processes, a Celery worker and beat "
         f"(deploy/topology.py, production settings), PostgreSQL, Redis and the bench's {args.clients} client "
         f"processes on this machine's {os.cpu_count()} cores; every socket wss:// through nginx; per level, "

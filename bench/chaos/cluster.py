@@ -1,4 +1,4 @@
-"""The chaos bench's servers (bench/chaos.py): a PostgreSQL cluster, Redis, two uvicorn
+"""The chaos bench's servers (bench/chaos): a PostgreSQL cluster, Redis, two uvicorn
 processes, a Celery worker and beat of its own, started, watched and faulted (each kind of
 fault, alone or two at once)."""
 
@@ -16,9 +16,9 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
-from bench.live_setup import free_port
+from bench.live.setup import free_port
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 SILENCE = 30.0  # seconds without a frame after which a socket is taken as stuck

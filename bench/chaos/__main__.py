@@ -1,9 +1,9 @@
 """Chaos bench: a Swiss tournament played by bots over websockets while the components are
 killed and restarted, then checked for anything lost (docs/deploy.md, "What survives what").
 
-    .venv/bin/python bench/chaos.py [--entries 60] [--rounds 4] [--physical 2] [--faults 12]
+    .venv/bin/python -m bench.chaos [--entries 60] [--rounds 4] [--physical 2] [--faults 12]
         [--gap 8] [--think 0.15] [--turn-seconds 10]
-    .venv/bin/python bench/chaos_soak.py --minutes 30 [--matches 6] [--players 4]   # the soak
+    .venv/bin/python -m bench.chaos.soak --minutes 30 [--matches 6] [--players 4]   # the soak
 
 Runs on servers of its own: a PostgreSQL cluster (initdb in `--logs`, as `postgres` when
 run as root; its server restarts among the faults), Redis on a free port, two uvicorn
@@ -32,7 +32,7 @@ chain whole, every table finished exactly once; the standings equal a rebuild. I
 the recovery per fault (p50/p99 of fault -> the next event at each table in play) and the
 load average. Exit status 1 when a check fails.
 
-The soak (bench/chaos_soak.py, `--minutes`, on the same servers): `--matches` tables of
+The soak (bench/chaos/soak.py, `--minutes`, on the same servers): `--matches` tables of
 `--players` bots, each starting a new match as soon as its last one ends, no faults; each
 minute the RSS of each web process, the worker (with its pool) and beat, the app's
 PostgreSQL connections and Redis' memory; at the end the growth per hour after the first 5
@@ -52,19 +52,19 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.chaos_cluster import Cluster, faults_at_once, init_cluster, prepare, schedule  # noqa: E402
-from bench.chaos_tournament import Swiss  # noqa: E402
-from bench.chaos_watch import Ledger, check, database, recovery, seat  # noqa: E402
-from bench.live_setup import free_port, percentile, setup_django  # noqa: E402
+from bench.chaos.cluster import Cluster, faults_at_once, init_cluster, prepare, schedule  # noqa: E402
+from bench.chaos.tournament import Swiss  # noqa: E402
+from bench.chaos.watch import Ledger, check, database, recovery, seat  # noqa: E402
+from bench.live.setup import free_port, percentile, setup_django  # noqa: E402
 
 Made = tuple[str, list[str]]  # a match and a session cookie per seat
 
 
 def main(soak: Callable[[Cluster, list[str], argparse.Namespace], int] | None = None) -> int:
-    """The chaos run; with `soak` (bench/chaos_soak.py) and `--minutes`, the soak instead."""
+    """The chaos run; with `soak` (bench/chaos/soak.py) and `--minutes`, the soak instead."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=12)
     parser.add_argument("--players", type=int, default=4)
@@ -97,7 +97,7 @@ def main(soak: Callable[[Cluster, list[str], argparse.Namespace], int] | None = 
         urls = [f"ws://127.0.0.1:{port}" for port in cluster.web_ports]
         if args.minutes:
             if soak is None:
-                parser.error("the soak runs from bench/chaos_soak.py")
+                parser.error("the soak runs from bench/chaos/soak.py")
             return soak(cluster, urls, args)
         return chaos(cluster, urls, args)
     finally:
@@ -109,8 +109,8 @@ async def tournament_play(urls: list[str], swiss: Swiss, physical: int, think: f
     """Each round's tables as they are drawn, a bot per seat and a spectator per table, until
     the tournament is over; `physical` tables of each round are made physical before their
     first move and entered by a scorekeeper client. Returns the table count per round."""
-    from bench.chaos_keeper import keep_score
-    from bench.chaos_tournament import make_physical, round_in_play
+    from bench.chaos.keeper import keep_score
+    from bench.chaos.tournament import make_physical, round_in_play
 
     bases = [url.replace("ws://", "http://") for url in urls]
     played, number = [], 0
@@ -148,7 +148,7 @@ async def tournament_play(urls: list[str], swiss: Swiss, physical: int, think: f
 def chaos(cluster: Cluster, urls: list[str], args: argparse.Namespace) -> int:
     from django.db import connections
 
-    from bench.chaos_tournament import check_timers, check_tournament, make_swiss, sizes
+    from bench.chaos.tournament import check_timers, check_tournament, make_swiss, sizes
 
     swiss = make_swiss(args.entries, args.rounds, args.turn_seconds, "chaos")
     tournament_id = swiss.id

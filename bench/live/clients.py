@@ -1,4 +1,4 @@
-"""The live bench's measured clients (bench/live.py): bot players and spectators on real
+"""The live bench's measured clients (bench/live): bot players and spectators on real
 sockets in processes of their own, and the baselines of the same run (a raw websocket echo,
 a Redis pub/sub round trip, turn timers' lateness)."""
 
@@ -13,7 +13,7 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from bench.live_setup import free_port, origin_of, tls
+from bench.live.setup import free_port, origin_of, tls
 
 # A socket: (table key, url, session cookie or None for a spectator, seed)
 Socket = tuple[str, str, str | None, int]

@@ -1,4 +1,4 @@
-"""The live bench's capacity search (bench/live.py): levels of offered moves a second per
+"""The live bench's capacity search (bench/live): levels of offered moves a second per
 variant, the latency and CPU per move measured at each, py-spy profiles on demand, and the
 moves a second where p99 crosses the limit."""
 
@@ -16,8 +16,8 @@ import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.live_clients import Socket, run_clients
-from bench.live_setup import (
+from bench.live.clients import Socket, run_clients
+from bench.live.setup import (
     Serving,
     _process_cpu,
     _redis_cpu,
@@ -162,7 +162,7 @@ PROFILE_RATE = 500  # samples a second: a sample is 2 ms of the GIL's time
 
 def start_profiler(pid: int, seconds: float, folder: Path) -> subprocess.Popen[bytes]:
     """py-spy sampling one server process for the measured window, without pausing it
-    (collapsed stacks: `bench/live_profile.py` reads them)."""
+    (collapsed stacks: `bench/live/profile.py` reads them)."""
     kind = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
     name = "uvicorn" if "uvicorn" in kind else "celery"
     return subprocess.Popen(

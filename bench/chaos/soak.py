@@ -1,5 +1,5 @@
-"""The chaos bench's soak (`.venv/bin/python bench/chaos_soak.py --minutes 30`, on the
-servers and with the flags of bench/chaos.py): steady play without faults, each process's
+"""The chaos bench's soak (`.venv/bin/python -m bench.chaos.soak --minutes 30`, on the
+servers and with the flags of bench/chaos): steady play without faults, each process's
 memory, the app's PostgreSQL connections and Redis' memory sampled every minute, and their
 growth after the first minutes."""
 
@@ -14,12 +14,12 @@ import time
 import urllib.parse
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script, from anywhere
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script, from anywhere
 
-from bench.chaos import main
-from bench.chaos_cluster import APP, Cluster
-from bench.chaos_watch import Ledger, check, database, seat
-from bench.live_setup import make_matches
+from bench.chaos.__main__ import main
+from bench.chaos.cluster import APP, Cluster
+from bench.chaos.watch import Ledger, check, database, seat
+from bench.live.setup import make_matches
 
 
 async def steady(

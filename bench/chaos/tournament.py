@@ -1,5 +1,5 @@
 """The chaos bench's tournament: a Swiss of entries with accounts, its rounds' tables as the
-bots find them, and the checks made once it is over (bench/chaos.py)."""
+bots find them, and the checks made once it is over (bench/chaos)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 the platform serves while p99 stays under 50 ms.
 
     DATABASE_URL=postgres://root@127.0.0.1:5432/cacho REDIS_URL=redis://127.0.0.1:6379/0 \
-        .venv/bin/python bench/live.py [--levels 10,20,40,60,80,100,130,160] [--seconds 15]
+        .venv/bin/python -m bench.live [--levels 10,20,40,60,80,100,130,160] [--seconds 15]
         [--variant NAME[:VAR=VALUE,...]]... [--own-redis] [--through] [--through-proxy]
 
 Uses the database `<name>_bench_live` next to DATABASE_URL's (dropped, created and
@@ -30,13 +30,13 @@ alternating), every socket through nginx (wss://).
 
 With `--profile DIR` every server process is sampled by py-spy (the dev extra) over each
 level's measured window, and the CPU of each kind of process (web, Celery, Redis, the
-PostgreSQL backends of the bench's database) recorded: `bench/live_profile.py` turns
+PostgreSQL backends of the bench's database) recorded: `bench/live/profile.py` turns
 that into milliseconds per move by part of the work (docs/benchmarks.md, "Where a live
 move's CPU goes"). A player learns its turn from the event frame that puts it on turn,
 which carries its view; it asks for a state only when that frame has none.
 
-Prints its figures; with `--write` they replace "## Live play (bench/live.py)" (or, with
-`--through-proxy`, "## Live play through nginx (bench/live.py --through-proxy)") in
+Prints its figures; with `--write` they replace "## Live play (bench/live)" (or, with
+`--through-proxy`, "## Live play through nginx (bench/live --through-proxy)") in
 docs/benchmarks.md.
 """
 
@@ -54,13 +54,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.live_capacity import Variant, capacity, parse_variant, step_capacity, variant_env  # noqa: E402
-from bench.live_clients import Socket, redis_pubsub, run_clients, timer_lateness, websocket_echo  # noqa: E402
-from bench.live_proxy import run_through_proxy  # noqa: E402
-from bench.live_setup import figures, free_port, make_matches, prepare, processes, setup_django, write_section  # noqa: E402
+from bench.live.capacity import Variant, capacity, parse_variant, step_capacity, variant_env  # noqa: E402
+from bench.live.clients import Socket, redis_pubsub, run_clients, timer_lateness, websocket_echo  # noqa: E402
+from bench.live.proxy import run_through_proxy  # noqa: E402
+from bench.live.setup import figures, free_port, make_matches, prepare, processes, setup_django, write_section  # noqa: E402
 
 
 def main() -> None:
@@ -101,7 +101,7 @@ def main() -> None:
         "--profile",
         metavar="DIR",
         help="sample every server process with py-spy (a dev extra) over each level's measured window, "
-        "into DIR/<variant>-<level>/ (read them with bench/live_profile.py)",
+        "into DIR/<variant>-<level>/ (read them with bench/live/profile.py)",
     )
     parser.add_argument("--write", action="store_true", help="write the figures to docs/benchmarks.md")
     args = parser.parse_args()
@@ -165,7 +165,7 @@ def run(args: argparse.Namespace, variants: list[Variant], env: dict[str, str]) 
         late = timer_lateness(measured_from_ms)
 
     lines = [
-        f"Measured with `bench/live.py {' '.join(sys.argv[1:])}`: "
+        f"Measured with `bench/live {' '.join(sys.argv[1:])}`: "
         f"{args.servers} uvicorn processes, a Celery worker with beat, PostgreSQL, Redis and the bench's "
         f"{args.clients} client processes on this machine's {os.cpu_count()} cores; per level, matches "
         f"of 4 bots + 2 spectators, bots thinking {args.think:g} s ± 50 % a move, {args.seconds:g} s "

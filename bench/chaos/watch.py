@@ -1,4 +1,4 @@
-"""The chaos bench's clients and checks (bench/chaos.py): bots on sockets that reconnect
+"""The chaos bench's clients and checks (bench/chaos): bots on sockets that reconnect
 through faults, the ledger of what each socket acknowledged and saw, and the checks run at
 the end (chains, acknowledged moves, event counts, gaps and repeats, recovery times)."""
 
@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.chaos_cluster import SILENCE
+from bench.chaos.cluster import SILENCE
 
 
 @dataclass

@@ -1,8 +1,8 @@
-"""Where a live move's server CPU goes: reads the py-spy samples `bench/live.py --profile DIR`
+"""Where a live move's server CPU goes: reads the py-spy samples `bench/live --profile DIR`
 wrote (one file per server process and level, the GIL holder sampled `PROFILE_RATE` times a
 second) and prints milliseconds per measured move by process kind and by part of the work.
 
-    .venv/bin/python bench/live_profile.py DIR/<variant>-<level> [--top 25]
+    .venv/bin/python -m bench.live.profile DIR/<variant>-<level> [--top 25]
 
 A sample goes to the first part (in the order of `PARTS`) one of whose patterns is in one of
 its frames (function and file), so a Redis call made by the hub counts as the hub's; what
@@ -17,8 +17,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.live_capacity import PROFILE_RATE
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from bench.live.capacity import PROFILE_RATE
 
 # (part, patterns): a frame "function (file:line)" matches when it contains a pattern.
 PARTS: list[tuple[str, tuple[str, ...]]] = [
