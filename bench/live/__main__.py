@@ -165,7 +165,7 @@ def run(args: argparse.Namespace, variants: list[Variant], env: dict[str, str]) 
         late = timer_lateness(measured_from_ms)
 
     lines = [
-        f"Measured with `bench/live {' '.join(sys.argv[1:])}`: "
+        f"Measured with `python -m bench.live {' '.join(sys.argv[1:])}`: "
         f"{args.servers} uvicorn processes, a Celery worker with beat, PostgreSQL, Redis and the bench's "
         f"{args.clients} client processes on this machine's {os.cpu_count()} cores; per level, matches "
         f"of 4 bots + 2 spectators, bots thinking {args.think:g} s ± 50 % a move, {args.seconds:g} s "

@@ -74,7 +74,7 @@ def run_through_proxy(args: argparse.Namespace, env: dict[str, str]) -> None:
                     flush=True,
                 )
     lines = [
-        f"Measured with `bench/live {' '.join(sys.argv[1:])}`: nginx "
+        f"Measured with `python -m bench.live {' '.join(sys.argv[1:])}`: nginx "
         f"(TLS, deploy/local/nginx.conf) in front of 1 or 2 uvicorn processes, a Celery worker and beat "
         f"(deploy/topology.py, production settings), PostgreSQL, Redis and the bench's {args.clients} client "
         f"processes on this machine's {os.cpu_count()} cores; every socket wss:// through nginx; per level, "
