@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from playwright.sync_api import expect
 
 from cacho.models import Match
 from cacho.services import matches as match_service
+from cacho.services import players
 from tests.cacho.conftest import settle_after_commit_work
 from tests.frontend.conftest import shot
 from tests.live.harness import services_env, session_cookie
@@ -27,15 +29,21 @@ VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, 
 SWISS = [{"name": "swiss", "format": "swiss", "params": {"rounds": 1, "table_size": 3}}]
 
 
+# A seat as the match's events name an account's: p<N>.
+PLAYER_ID = re.compile(r"\bp\d+\b")
+
+
 def _user(name: str) -> Any:
     session_cookie(name)
     return get_user_model().objects.get(username=name)
 
 
 def _casual(names: tuple[str, ...], rng: random.Random, *, finish: bool) -> Match:
-    match = match_service.create_match("dudo", list(names))
-    for index, name in enumerate(names):
-        match_service.take_seat(match.pk, index, _user(name))
+    """A casual table as the platform seats accounts: each seat named by its player id."""
+    users = [_user(name) for name in names]
+    match = match_service.create_match("dudo", [players.seat_name(user) for user in users])
+    for index, user in enumerate(users):
+        match_service.take_seat(match.pk, index, user)
     if finish:
         play_bidding_match(match.pk, rng)
     return match
@@ -134,6 +142,9 @@ def test_lobby_my_matches_a_profile_and_the_404_page(
     text = page.inner_text("main")
     for internal in ("Channel layer", "Database", "healthz"):
         assert internal not in text
+    # seats named by player ids in the events read as their players, the one on turn too
+    assert not PLAYER_ID.search(page.inner_text("#lobby-tv")), page.inner_text("#lobby-tv")
+    assert not PLAYER_ID.search(page.inner_text("#lobby-next")), page.inner_text("#lobby-next")
     shot(page, f"lobby-{viewport}")
 
     # a name at the table leads to that player's page
@@ -149,6 +160,7 @@ def test_lobby_my_matches_a_profile_and_the_404_page(
     first = page.locator("#matches-list li.match-row").first
     assert first.get_attribute("data-status") == "live" and "beto" in first.inner_text()
     assert first.locator('a[href="/players/caro/"]').count() == 1
+    assert not PLAYER_ID.search(page.inner_text("#matches-list")), page.inner_text("#matches-list")
     shot(page, f"my-matches-{viewport}")
     _filter(page, "status", "live")
     assert _rows(page) == 1

@@ -201,6 +201,7 @@ def live_matches_of(user: Any, limit: int = LIVE_MATCHES) -> list[dict[str, Any]
     at_table: dict[Any, list[Seat]] = {}
     for other in Seat.objects.filter(match_id__in=ids).select_related("user").order_by("index"):
         at_table.setdefault(other.match_id, []).append(other)
+    labels = seat_labels([o for table in at_table.values() for o in table])
     names = catalogue.ruleset_names()
     tables = tournaments_of(ids)
     return [
@@ -210,7 +211,10 @@ def live_matches_of(user: Any, limit: int = LIVE_MATCHES) -> list[dict[str, Any]
             "ruleset_name": names.get(seat.match.ruleset, seat.match.ruleset),
             "your_turn": _on_turn(seat),
             "opponents": [
-                {"name": o.name, "username": o.user.get_username() if o.user else None}
+                {
+                    "name": labels.get((str(o.match_id), o.name), o.name),
+                    "username": o.user.get_username() if o.user and o.user.is_active else None,
+                }
                 for o in at_table.get(seat.match_id, [])
                 if o.index != seat.index
             ],
@@ -295,7 +299,8 @@ def matches_of(user: Any, wanted: MatchFilter) -> dict[str, Any]:
     start = (wanted.page - 1) * PAGE_SIZE
     page = chosen[start : start + PAGE_SIZE]
     names = catalogue.ruleset_names()
-    everyone = Seat.objects.filter(match_id__in=[s.match_id for s in page]).select_related("user")
+    everyone = list(Seat.objects.filter(match_id__in=[s.match_id for s in page]).select_related("user"))
+    labels = seat_labels(everyone)
     at_table: dict[str, list[Seat]] = {}
     for other in everyone:
         at_table.setdefault(str(other.match_id), []).append(other)
@@ -309,10 +314,14 @@ def matches_of(user: Any, wanted: MatchFilter) -> dict[str, Any]:
                 "ruleset_name": names.get(match.ruleset, match.ruleset),
                 "status": match.status,
                 "seat": seat.name,
+                "label": labels.get((key, seat.name), seat.name),
                 "placement": _placement(match, seat.index),
                 "players": len(at_table.get(key, [])),
                 "opponents": [
-                    {"name": o.name, "username": o.user.get_username() if o.user else None}
+                    {
+                        "name": labels.get((str(o.match_id), o.name), o.name),
+                        "username": o.user.get_username() if o.user and o.user.is_active else None,
+                    }
                     for o in at_table.get(key, [])
                     if o.index != seat.index
                 ],

@@ -23,9 +23,15 @@ function standing(table, player) {
   return n === 1 ? T.die_of : fmt(T.dice_of, { n });
 }
 
+// A seat as the events name it (a player id for an account) read as its player's label.
+function seatLabel(table, seat) {
+  const player = table.players.find((p) => p.name === seat);
+  return (player && player.label) || seat;
+}
+
 function tableCard(table, { tv = false } = {}) {
   const bid = table.bid
-    ? fmt(T.bid, { q: table.bid.quantity, face: table.bid.face, name: table.bid.by })
+    ? fmt(T.bid, { q: table.bid.quantity, face: table.bid.face, name: seatLabel(table, table.bid.by) })
     : table.bids ? T.no_bid_yet : null;
   const percent = (x) => PERCENT.format(x);
   const where = table.tournament
@@ -41,7 +47,7 @@ function tableCard(table, { tv = false } = {}) {
       table.players.map((p) => h("li", { class: [p.out ? "out" : "", p.name === table.to_act ? "acting" : ""].join(" ").trim() || null },
         playerName(p), " ", h("span", { class: "standing" }, p.out ? T.out : standing(table, p))))),
     table.paused ? h("p", { class: "paused" }, T.paused)
-      : table.to_act ? h("p", { class: "help" }, fmt(T.to_act, { name: table.to_act })) : null,
+      : table.to_act ? h("p", { class: "help" }, fmt(T.to_act, { name: seatLabel(table, table.to_act) })) : null,
     bid ? h("p", { class: "bid" }, bid) : null,
     tv ? h("p", { class: "help interest" },
       fmt(table.bids ? T.interest : T.interest_alalay,

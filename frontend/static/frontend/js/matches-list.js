@@ -28,7 +28,7 @@ function matchItem(m) {
     h("div", { class: "match-main" },
       h("span", { class: `badge ${m.status}` }, (T.statuses || {})[m.status] || m.status),
       " ", placed || "",
-      h("div", {}, h("span", { class: "help" }, `${fmt(T.playing_as, { name: m.seat })} ${T.vs} `), ...opponents)),
+      h("div", {}, h("span", { class: "help" }, `${fmt(T.playing_as, { name: m.label || m.seat })} ${T.vs} `), ...opponents)),
     h("div", { class: "match-meta help" },
       h("time", { datetime: m.finished_at || m.started_at }, when), " · ", m.ruleset_name, " · ", tournament),
     h("div", { class: "match-links" },
