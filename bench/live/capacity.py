@@ -15,6 +15,7 @@ import threading
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bench.live.clients import Socket, run_clients
 from bench.live.setup import (
@@ -51,6 +52,18 @@ class Step:
     p99: float
     errors: int
     cpu_ms: float  # the server processes' and Redis's CPU per measured move
+
+    @classmethod
+    def of_run(cls, level: float, run: dict[str, Any]) -> Step:
+        """One level's figures from what `run_clients` measured."""
+        return cls(
+            level,
+            run["rate"],
+            percentile(run["latencies"], 0.5),
+            percentile(run["latencies"], 0.99),
+            run["error_count"],
+            1000 * run["cpu"] / max(1, len(run["latencies"])),
+        )
 
 
 def variant_env(env: dict[str, str], variant: Variant) -> dict[str, str]:
@@ -128,14 +141,7 @@ def measure_level(
             )
     if run["errors"]:
         print(f"  {variant.name}: socket errors, e.g. {run['errors']}", file=sys.stderr)
-    return Step(
-        level,
-        run["rate"],
-        percentile(run["latencies"], 0.5),
-        percentile(run["latencies"], 0.99),
-        run["error_count"],
-        1000 * run["cpu"] / max(1, len(run["latencies"])),
-    )
+    return Step.of_run(level, run)
 
 
 def cpu_by_kind(serving: Serving, database_url: str) -> dict[str, float]:

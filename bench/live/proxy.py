@@ -19,7 +19,6 @@ from bench.live.setup import (
     _redis_cpu,
     _with_descendants,
     make_matches,
-    percentile,
     setup_django,
     write_section,
 )
@@ -48,14 +47,7 @@ def measure_proxied(
         run = run_clients(sockets, expected, args.clients, args.think, args.seconds, args.warmup, cpu)
     if run["errors"]:
         print(f"  {web} process(es): socket errors, e.g. {run['errors']}", file=sys.stderr)
-    return Step(
-        level,
-        run["rate"],
-        percentile(run["latencies"], 0.5),
-        percentile(run["latencies"], 0.99),
-        run["error_count"],
-        1000 * run["cpu"] / max(1, len(run["latencies"])),
-    )
+    return Step.of_run(level, run)
 
 
 def run_through_proxy(args: argparse.Namespace, env: dict[str, str]) -> None:
