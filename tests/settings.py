@@ -12,3 +12,6 @@ workers.use_own_redis()
 from project.settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["tests.hashers.QuickPBKDF2PasswordHasher", *global_settings.PASSWORD_HASHERS]
+
+# Its `flush` empties only what a test wrote to (tests/quick_flush).
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.quick_flush"]  # noqa: F405

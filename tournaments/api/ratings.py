@@ -77,7 +77,8 @@ class EntryRating(serializers.Serializer):
 
 
 def _family(value: str | None) -> str:
-    family = value or reading.FAMILIES[0]
+    # Absent means the default; present but empty is a family nobody named.
+    family = reading.FAMILIES[0] if value is None else value
     if family not in reading.FAMILIES:
         raise TournamentError("rating-family-unknown", _("The game family is dudo or alalay."))
     return family

@@ -63,7 +63,11 @@ def test_a_club_leaderboard_lists_its_members_only(rated: dict[str, Any], make_u
 
 @pytest.mark.parametrize(
     ("query", "status", "code"),
-    [({"family": "poker"}, 400, "rating-family-unknown"), ({"club": "nowhere"}, 404, "not-found")],
+    [
+        ({"family": "poker"}, 400, "rating-family-unknown"),
+        ({"family": ""}, 400, "rating-family-unknown"),  # named but empty: not the default
+        ({"club": "nowhere"}, 404, "not-found"),
+    ],
 )
 def test_a_bad_leaderboard_query_answers_its_code(query: dict[str, str], status: int, code: str) -> None:
     answer = client().get("/api/ratings", query)
