@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests import browser_loop, needs
-from tests.live.conftest import env, server, services, worker  # noqa: F401  (fixtures)
+from tests.live.conftest import env, server, server_forks, services, worker  # noqa: F401  (fixtures)
 from tests.live.harness import session_cookie
 from tests.test_foundation.helpers import Server
 

@@ -21,7 +21,7 @@ from django.db import connection
 from django.test import Client
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.test_foundation.helpers import POLL, PYTHON, ROOT, Server, clean_env, serve
+from tests.test_foundation.helpers import POLL, PYTHON, ROOT, Server, ServerForks, clean_env, serve
 
 
 def services_env(data_dir: Path, **extra: str) -> dict[str, str]:
@@ -38,9 +38,16 @@ def services_env(data_dir: Path, **extra: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def asgi_server(env: dict[str, str], log_dir: Path) -> Iterator[Server]:
-    with serve(env, log_dir) as server:
+def asgi_server(env: dict[str, str], log_dir: Path, forks: ServerForks | None = None) -> Iterator[Server]:
+    """A server with `env`: forked by `forks` when that runs with the same environment (the
+    data directory apart, which only embedded mode reads), else started afresh."""
+    same = forks is not None and _without_data_dir(forks.env) == _without_data_dir(env)
+    with serve(env, log_dir, forks=forks if same else None) as server:
         yield server
+
+
+def _without_data_dir(env: dict[str, str]) -> dict[str, str]:
+    return {key: value for key, value in env.items() if key != "CACHO_DATA_DIR"}
 
 
 @dataclass

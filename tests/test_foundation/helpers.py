@@ -7,6 +7,7 @@ import itertools
 import json
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -148,40 +149,124 @@ def http_get(url: str, timeout: float = 15) -> Response:
         return Response(error.code, error.read(), dict(error.headers))
 
 
+class ForkedProcess:
+    """A server forked by another process (tests/live/server_forks.py), which reaps it:
+    the part of `subprocess.Popen` the tests use."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            try:
+                os.kill(self.pid, 0)
+            except ProcessLookupError:
+                self.returncode = -1  # its parent has its status
+        return self.returncode
+
+    def send_signal(self, signal_number: int) -> None:
+        if self.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal_number)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(f"pid {self.pid}", timeout or 0)
+            time.sleep(POLL)
+        return self.returncode  # type: ignore[return-value]
+
+
 @dataclass
 class Server:
     url: str
-    process: subprocess.Popen[bytes]
+    process: subprocess.Popen[bytes] | ForkedProcess
     log: Path
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
 
 
+class ServerForks:
+    """tests/live/server_forks.py running with `env`: `fork(port, log)` starts a server
+    from the project it loaded, as `serve` would with the same environment."""
+
+    def __init__(self, env: Mapping[str, str], log_dir: Path) -> None:
+        self.env = dict(env)
+        self.log = log_dir / "server-forks.log"
+        with self.log.open("wb") as errors:
+            self.process = subprocess.Popen(
+                [PYTHON, "-m", "tests.live.server_forks"],
+                cwd=ROOT,
+                env=self.env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=errors,
+                text=True,
+            )
+
+    def fork(self, port: int, log: Path) -> ForkedProcess:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        try:
+            self.process.stdin.write(json.dumps({"port": port, "log": str(log)}) + "\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            pass
+        answer = self.process.stdout.readline()
+        if not answer:
+            raise AssertionError(f"the servers' parent exited:\n{self.log.read_text(errors='replace')}")
+        return ForkedProcess(json.loads(answer)["pid"])
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            with contextlib.suppress(BrokenPipeError):
+                self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
 @contextlib.contextmanager
-def serve(env: Mapping[str, str], log_dir: Path, startup_timeout: float = 30) -> Iterator[Server]:
-    """uvicorn project.asgi:application on a free port; killed on exit."""
+def serve(
+    env: Mapping[str, str], log_dir: Path, startup_timeout: float = 30, *, forks: ServerForks | None = None
+) -> Iterator[Server]:
+    """uvicorn project.asgi:application on a free port, forked by `forks` when given (its
+    environment is then `env`); killed on exit."""
     port = free_port()
     log = log_dir / f"uvicorn-{port}.log"
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [
-                PYTHON,
-                "-m",
-                "uvicorn",
-                "project.asgi:application",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--lifespan",
-                "off",
-            ],
-            cwd=ROOT,
-            env=dict(env),
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-        )
+    process: subprocess.Popen[bytes] | ForkedProcess
+    if forks is not None:
+        process = forks.fork(port, log)
+    else:
+        with log.open("wb") as sink:
+            process = subprocess.Popen(
+                [
+                    PYTHON,
+                    "-m",
+                    "uvicorn",
+                    "project.asgi:application",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(port),
+                    "--lifespan",
+                    "off",
+                ],
+                cwd=ROOT,
+                env=dict(env),
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+            )
     server = Server(f"http://127.0.0.1:{port}", process, log)
     try:
         deadline = time.monotonic() + startup_timeout
