@@ -122,7 +122,9 @@ def test_healthz_names_redis_when_it_does_not_answer(tmp_path: Path, services: d
 
 
 def test_healthz_names_the_database_when_it_does_not_answer(tmp_path: Path) -> None:
-    env = clean_env(tmp_path, DATABASE_URL=CLOSED_POSTGRES)
+    # A request waits for a pooled connection up to the pool's timeout (10 s by default)
+    # before the database counts as not answering.
+    env = clean_env(tmp_path, DATABASE_URL=CLOSED_POSTGRES, CACHO_DB_POOL_TIMEOUT="2")
     with serve(env, tmp_path) as server:
         health = http_get(server.url + "/healthz")
         home = http_get(server.url + "/")
