@@ -10,8 +10,9 @@ outgoing mail queue (`tournaments.mail`), the push to each of the player's brows
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from celery import shared_task
@@ -49,11 +50,45 @@ def notify(user_ids: Iterable[int], kind: str, key: str, params: dict[str, Any],
     notice), its delivery queued after commit. The ids of the notices made now."""
     users = sorted(set(user_ids))
     chosen = dict(NoticeSettings.objects.filter(user_id__in=users).values_list("user_id", "choices"))
+    wanted = {user_id: kinds.channels_of(chosen.get(user_id) or {}, kind) for user_id in users}
+    wanted = {user_id: channels for user_id, channels in wanted.items() if any(channels.values())}
+    made = _create_all(wanted, kind, key, params, link)
+    if made is None:
+        made = _create_each(wanted, kind, key, params, link)
+    for notice_id in made:
+        transaction.on_commit(lambda n=notice_id: deliver_notice.delay(n))
+    return made
+
+
+def _create_all(
+    wanted: dict[int, dict[str, bool]], kind: str, key: str, params: dict[str, Any], link: str
+) -> list[int] | None:
+    """The notices not made yet, in one INSERT (a round drawn tells every seated player at
+    once); None when a concurrent task made one meanwhile, or the database does not answer
+    the new rows' ids: then one by one (`_create_each`)."""
+    existing = set(Notice.objects.filter(user_id__in=list(wanted), key=key).values_list("user_id", flat=True))
+    rows = [
+        Notice(user_id=user_id, key=key, kind=kind, params=params, link=link, **channels)
+        for user_id, channels in wanted.items()
+        if user_id not in existing
+    ]
+    if not rows:
+        return []
+    try:
+        with transaction.atomic():
+            created = Notice.objects.bulk_create(rows)
+    except IntegrityError:
+        return None
+    if any(notice.pk is None for notice in created):
+        return None
+    return [notice.pk for notice in created]
+
+
+def _create_each(
+    wanted: dict[int, dict[str, bool]], kind: str, key: str, params: dict[str, Any], link: str
+) -> list[int]:
     made: list[int] = []
-    for user_id in users:
-        channels = kinds.channels_of(chosen.get(user_id) or {}, kind)
-        if not any(channels.values()):
-            continue
+    for user_id, channels in wanted.items():
         try:
             with transaction.atomic():
                 notice, created = Notice.objects.get_or_create(
@@ -65,8 +100,6 @@ def notify(user_ids: Iterable[int], kind: str, key: str, params: dict[str, Any],
             continue
         if created:
             made.append(notice.pk)
-    for notice_id in made:
-        transaction.on_commit(lambda n=notice_id: deliver_notice.delay(n))
     return made
 
 
@@ -82,12 +115,15 @@ def deliver_notice(notice_id: int) -> None:
     notice = Notice.objects.filter(pk=notice_id).first()
     if notice is None:
         return
+    # The player's language, read once for the channels that write words (mail, push) and
+    # only when one of them does: a round drawn delivers a notice per seated player.
+    language = functools.cache(lambda: language_of(notice.user_id))
     if notice.in_app and _claim(notice.pk, "announced_at"):
         _announce(notice)
     if notice.email:
-        _email(notice)
-    if notice.push and _claim(notice.pk, "pushed_at"):
-        push.send_to_user(notice.user_id, notice, language_of(notice.user_id))
+        _email(notice, language)
+    if notice.push and _claim(notice.pk, "pushed_at") and push.enabled():
+        push.send_to_user(notice.user_id, notice, language())
 
 
 def _announce(notice: Notice) -> None:
@@ -102,7 +138,7 @@ def _announce(notice: Notice) -> None:
     )
 
 
-def _email(notice: Notice) -> None:
+def _email(notice: Notice, language_of_user: Callable[[], str]) -> None:
     """Through the outgoing mail queue, in the claiming transaction: the claim and the
     queued message commit together (its own task sends it, with retries)."""
     from tournaments.mail import send_mail_after_commit, site_url
@@ -110,7 +146,7 @@ def _email(notice: Notice) -> None:
     user = get_user_model().objects.filter(pk=notice.user_id).first()
     if user is None:
         return
-    language = language_of(notice.user_id)
+    language = language_of_user()
     title, body = kinds.words(notice.kind, notice.params, language)
     with transaction.atomic():
         if not _claim(notice.pk, "emailed_at"):
