@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from cacho.models import Player, Seat, SeatPartner
+from cacho.models import PLAYER_PREFIX, Player, Seat, SeatPartner
 
 
 def player_of(user: Any) -> Player:
@@ -27,6 +28,14 @@ def player_of(user: Any) -> Player:
 def seat_name(user: Any) -> str:
     """The seat name a new match gives this account: its player id."""
     return player_of(user).public_id
+
+
+def seat_names(users: Iterable[Any]) -> dict[Any, str]:
+    """`seat_name` of several accounts (user id -> its player id), their player rows read
+    in one query (a row is made for an account seated for the first time)."""
+    users = list(users)
+    known = dict(Player.objects.filter(user__in=[u.pk for u in users]).values_list("user_id", "pk"))
+    return {u.pk: f"{PLAYER_PREFIX}{known[u.pk]}" if u.pk in known else seat_name(u) for u in users}
 
 
 def deleted_label(number: int) -> str:
@@ -43,8 +52,11 @@ def label_of(player: Player, given: str = "") -> str:
 
 def label_seats(match_id: Any, labels: dict[int, str]) -> None:
     """Give seats (by index) the names pages show for them, outside the chain."""
-    for index, label in labels.items():
-        Seat.objects.filter(match_id=match_id, index=index).update(label=label[:120])
+    if not labels:
+        return
+    # One UPDATE for the match's seats rather than one per seat (a round draws many tables).
+    chosen = Case(*(When(index=index, then=Value(label[:120])) for index, label in labels.items()))
+    Seat.objects.filter(match_id=match_id, index__in=list(labels)).update(label=chosen)
 
 
 def seat_labels(seats: Iterable[Seat]) -> dict[str, str]:
