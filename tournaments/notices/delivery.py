@@ -10,15 +10,15 @@ outgoing mail queue (`tournaments.mail`), the push to each of the player's brows
 
 from __future__ import annotations
 
-import functools
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from celery import shared_task
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
 from tournaments.notices import kinds, push
@@ -35,12 +35,16 @@ def user_group(user_id: int) -> str:
 def language_of(user_id: int) -> str:
     """The language a user's mail and push are written in: their notice settings', else
     their account's, else the site's."""
-    known = {code for code, _name in settings.LANGUAGES}
     language = NoticeSettings.objects.filter(user_id=user_id).values_list("language", flat=True).first()
     if not language:
         from tournaments.accounts.models import Account
 
         language = Account.objects.filter(user_id=user_id).values_list("language", flat=True).first()
+    return _spoken(language)
+
+
+def _spoken(language: str | None) -> str:
+    known = {code for code, _name in settings.LANGUAGES}
     language = (language or "").split("-")[0].lower()
     return language if language in known else str(settings.LANGUAGE_CODE)
 
@@ -117,13 +121,14 @@ def deliver_notice(notice_id: int) -> None:
         return
     # The player's language, read once for the channels that write words (mail, push) and
     # only when one of them does: a round drawn delivers a notice per seated player.
-    language = functools.cache(lambda: language_of(notice.user_id))
+    known: dict[str, str] = {}
     if notice.in_app and _claim(notice.pk, "announced_at"):
         _announce(notice)
     if notice.email:
-        _email(notice, language)
+        _email(notice, known)
     if notice.push and _claim(notice.pk, "pushed_at") and push.enabled():
-        push.send_to_user(notice.user_id, notice, language())
+        language = known["language"] if "language" in known else language_of(notice.user_id)
+        push.send_to_user(notice.user_id, notice, language)
 
 
 def _announce(notice: Notice) -> None:
@@ -138,15 +143,22 @@ def _announce(notice: Notice) -> None:
     )
 
 
-def _email(notice: Notice, language_of_user: Callable[[], str]) -> None:
+def _email(notice: Notice, known: dict[str, str]) -> None:
     """Through the outgoing mail queue, in the claiming transaction: the claim and the
-    queued message commit together (its own task sends it, with retries)."""
+    queued message commit together (its own task sends it, with retries). The player's
+    language (`language_of`) is read with the account, and kept in `known`."""
     from tournaments.mail import send_mail_after_commit, site_url
 
-    user = get_user_model().objects.filter(pk=notice.user_id).first()
+    chosen = NoticeSettings.objects.filter(user_id=OuterRef("pk")).values("language")[:1]
+    user = (
+        get_user_model()
+        .objects.filter(pk=notice.user_id)
+        .annotate(notice_language=Subquery(chosen), account_language=F("account__language"))
+        .first()
+    )
     if user is None:
         return
-    language = language_of_user()
+    language = known["language"] = _spoken(user.notice_language or user.account_language)
     title, body = kinds.words(notice.kind, notice.params, language)
     with transaction.atomic():
         if not _claim(notice.pk, "emailed_at"):
