@@ -67,14 +67,12 @@ def notify(user_ids: Iterable[int], kind: str, key: str, params: dict[str, Any],
 def _create_all(
     wanted: dict[int, dict[str, bool]], kind: str, key: str, params: dict[str, Any], link: str
 ) -> list[int] | None:
-    """The notices not made yet, in one INSERT (a round drawn tells every seated player at
-    once); None when a concurrent task made one meanwhile, or the database does not answer
-    the new rows' ids: then one by one (`_create_each`)."""
-    existing = set(Notice.objects.filter(user_id__in=list(wanted), key=key).values_list("user_id", flat=True))
+    """The notices, in one INSERT (a round drawn tells every seated player at once); None
+    when one of them exists already (a repeated task, or a concurrent one) or the database
+    does not answer the new rows' ids: then one by one (`_create_each`), which skips those."""
     rows = [
         Notice(user_id=user_id, key=key, kind=kind, params=params, link=link, **channels)
         for user_id, channels in wanted.items()
-        if user_id not in existing
     ]
     if not rows:
         return []
