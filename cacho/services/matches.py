@@ -420,12 +420,12 @@ def add_partners(match_id: Any, partners: Mapping[int, Sequence[Any]]) -> None:
 
 
 def seat_of_user(match: Any, user: Any) -> Seat | None:
-    """The seat an account plays in a match: its own, or the one it partners."""
-    seat = Seat.objects.filter(match=match, user=user).first()
-    if seat is not None:
-        return seat
-    partner = SeatPartner.objects.filter(match=match, user=user).first()
-    return None if partner is None else Seat.objects.filter(match=match, index=partner.index).first()
+    """The seat an account plays in a match: its own, or the one it partners (the first by
+    index). One query: every read of a match by an account asks it (a spectator's too)."""
+    partnered = SeatPartner.objects.filter(match=match, user=user).values("index")
+    seats = list(Seat.objects.filter(Q(user=user) | Q(index__in=partnered), match=match).order_by("index"))
+    own = [seat for seat in seats if seat.user_id == user.pk]
+    return (own or seats or [None])[0]
 
 
 def seats_of_user(user: Any) -> Any:

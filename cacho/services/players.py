@@ -89,16 +89,14 @@ def seat_players(seats: Iterable[Seat]) -> dict[tuple[str, str], Player | None]:
     return found
 
 
-def member_players(match_id: Any) -> dict[int, list[Player]]:
+def member_players(match_id: Any, seats: Iterable[Seat] | None = None) -> dict[int, list[Player]]:
     """Seat index -> the players of the accounts that play it (its holder, then its
     partners): a pair's or team's members named in the match by their player ids. Only
-    these resolve a member's name; a guest's name that looks like `p7` stays a name."""
-    held = {
-        index: [user]
-        for index, user in Seat.objects.filter(match_id=match_id, user__isnull=False).values_list(
-            "index", "user_id"
-        )
-    }
+    these resolve a member's name; a guest's name that looks like `p7` stays a name.
+    `seats`: the match's seats, when the caller has read them already."""
+    if seats is None:
+        seats = Seat.objects.filter(match_id=match_id, user__isnull=False).order_by("index")
+    held = {seat.index: [seat.user_id] for seat in seats if seat.user_id is not None}
     for index, user in SeatPartner.objects.filter(match_id=match_id).values_list("index", "user_id"):
         held.setdefault(index, []).append(user)
     users = [user for accounts in held.values() for user in accounts]
