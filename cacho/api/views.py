@@ -219,7 +219,9 @@ class CommandView(CachoView):
         game = game_for(match.ruleset)
         match.refresh_from_db()
         state = matches.load_state(match, game)
-        viewer = viewer_for(request, match)
+        # The sender sees the events from its seat (`viewer_for`): a command binds no seat
+        # and frees none, so the seat found above is still the caller's.
+        viewer = Viewer.of_player(seat.name)
         return Response(
             {
                 "version": result.version,

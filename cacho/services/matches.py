@@ -55,6 +55,7 @@ __all__ = [
     "rule",
     "submit",
     "take_seat",
+    "take_seats",
 ]
 
 logger = logging.getLogger(__name__)
@@ -362,6 +363,39 @@ def take_seat(match_id: Any, index: int, user: Any) -> Seat:
     return seat
 
 
+def take_seats(match_id: Any, users: Mapping[int, Any]) -> list[Seat]:
+    """`take_seat` for several seats of one match (`{seat index: user}`), in index order and
+    under one lock: the same checks, seat by seat, with the seats taken before it counted;
+    a refusal takes none of them. A tournament table seats all its players at once, and a
+    round draws dozens of tables: one lock and one read of the seats rather than per seat."""
+    if not users:
+        return []
+    with transaction.atomic():
+        _locked(match_id)
+        seats = {s.index: s for s in Seat.objects.select_for_update().filter(match_id=match_id)}
+        held: dict[Any, set[int]] = {}  # user id -> the indexes of the seats it holds
+        for s in seats.values():
+            if s.user_id is not None:
+                held.setdefault(s.user_id, set()).add(s.index)
+        taken: list[Seat] = []
+        for index in sorted(users):
+            user = users[index]
+            seat = seats.get(index)
+            if seat is None:
+                raise LookupError("no-such-seat")
+            if seat.user_id is not None and seat.user_id != user.pk:
+                raise PermissionError("seat-taken")
+            if held.get(user.pk, set()) - {index}:
+                raise PermissionError("already-seated")
+            seat.user = user
+            held.setdefault(user.pk, set()).add(index)
+            taken.append(seat)
+        Seat.objects.bulk_update(taken, ["user"])
+        for _seat in taken:  # as many notices as `take_seat` one by one would send
+            transaction.on_commit(lambda: publish_seats(match_id))
+    return taken
+
+
 def add_partners(match_id: Any, partners: Mapping[int, Sequence[Any]]) -> None:
     """Teammates' accounts play seats too (`{seat index: [users]}`, a pair's or team's
     members): each sends its seat's moves and sees what the seat sees. One seat per account
@@ -386,12 +420,12 @@ def add_partners(match_id: Any, partners: Mapping[int, Sequence[Any]]) -> None:
 
 
 def seat_of_user(match: Any, user: Any) -> Seat | None:
-    """The seat an account plays in a match: its own, or the one it partners."""
-    seat = Seat.objects.filter(match=match, user=user).first()
-    if seat is not None:
-        return seat
-    partner = SeatPartner.objects.filter(match=match, user=user).first()
-    return None if partner is None else Seat.objects.filter(match=match, index=partner.index).first()
+    """The seat an account plays in a match: its own, or the one it partners (the first by
+    index). One query: every read of a match by an account asks it (a spectator's too)."""
+    partnered = SeatPartner.objects.filter(match=match, user=user).values("index")
+    seats = list(Seat.objects.filter(Q(user=user) | Q(index__in=partnered), match=match).order_by("index"))
+    own = [seat for seat in seats if seat.user_id == user.pk]
+    return (own or seats or [None])[0]
 
 
 def seats_of_user(user: Any) -> Any:

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from cacho.models import Player, Seat, SeatPartner
+from cacho.models import PLAYER_PREFIX, Player, Seat, SeatPartner
 
 
 def player_of(user: Any) -> Player:
@@ -27,6 +28,14 @@ def player_of(user: Any) -> Player:
 def seat_name(user: Any) -> str:
     """The seat name a new match gives this account: its player id."""
     return player_of(user).public_id
+
+
+def seat_names(users: Iterable[Any]) -> dict[Any, str]:
+    """`seat_name` of several accounts (user id -> its player id), their player rows read
+    in one query (a row is made for an account seated for the first time)."""
+    users = list(users)
+    known = dict(Player.objects.filter(user__in=[u.pk for u in users]).values_list("user_id", "pk"))
+    return {u.pk: f"{PLAYER_PREFIX}{known[u.pk]}" if u.pk in known else seat_name(u) for u in users}
 
 
 def deleted_label(number: int) -> str:
@@ -43,8 +52,11 @@ def label_of(player: Player, given: str = "") -> str:
 
 def label_seats(match_id: Any, labels: dict[int, str]) -> None:
     """Give seats (by index) the names pages show for them, outside the chain."""
-    for index, label in labels.items():
-        Seat.objects.filter(match_id=match_id, index=index).update(label=label[:120])
+    if not labels:
+        return
+    # One UPDATE for the match's seats rather than one per seat (a round draws many tables).
+    chosen = Case(*(When(index=index, then=Value(label[:120])) for index, label in labels.items()))
+    Seat.objects.filter(match_id=match_id, index__in=list(labels)).update(label=chosen)
 
 
 def seat_labels(seats: Iterable[Seat]) -> dict[str, str]:
@@ -77,16 +89,14 @@ def seat_players(seats: Iterable[Seat]) -> dict[tuple[str, str], Player | None]:
     return found
 
 
-def member_players(match_id: Any) -> dict[int, list[Player]]:
+def member_players(match_id: Any, seats: Iterable[Seat] | None = None) -> dict[int, list[Player]]:
     """Seat index -> the players of the accounts that play it (its holder, then its
     partners): a pair's or team's members named in the match by their player ids. Only
-    these resolve a member's name; a guest's name that looks like `p7` stays a name."""
-    held = {
-        index: [user]
-        for index, user in Seat.objects.filter(match_id=match_id, user__isnull=False).values_list(
-            "index", "user_id"
-        )
-    }
+    these resolve a member's name; a guest's name that looks like `p7` stays a name.
+    `seats`: the match's seats, when the caller has read them already."""
+    if seats is None:
+        seats = Seat.objects.filter(match_id=match_id, user__isnull=False).order_by("index")
+    held = {seat.index: [seat.user_id] for seat in seats if seat.user_id is not None}
     for index, user in SeatPartner.objects.filter(match_id=match_id).values_list("index", "user_id"):
         held.setdefault(index, []).append(user)
     users = [user for accounts in held.values() for user in accounts]

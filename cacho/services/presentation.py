@@ -25,7 +25,7 @@ def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:
     shown = players.seat_players(seats)
     game = game_for(match.ruleset)
     teams = game.seat_members(load_state(match, game)) if game.traits.team_seats else {}
-    accounts = players.member_players(match.pk) if teams else {}
+    accounts = players.member_players(match.pk, seats) if teams else {}
     rows = []
     for seat in seats:
         player = shown[(str(seat.match_id), seat.name)]

@@ -59,9 +59,9 @@ def create_table_match(
     if not physical:
         held = enumerate(zip(seat_names, users, strict=True))
         labels = {index: name for index, (name, user) in held if user is not None}
+        ids = players.seat_names(user for user in users if user is not None)
         seat_names = [
-            name if user is None else players.seat_name(user)
-            for name, user in zip(seat_names, users, strict=True)
+            name if user is None else ids[user.pk] for name, user in zip(seat_names, users, strict=True)
         ]
     member_names = [
         [name if physical or user is None else players.seat_name(user) for name, user in seat]
@@ -77,9 +77,7 @@ def create_table_match(
         physical=physical,
         members=member_names,
     )
-    for index, user in enumerate(users):
-        if user is not None:
-            match_service.take_seat(match.pk, index, user)
+    match_service.take_seats(match.pk, {index: user for index, user in enumerate(users) if user is not None})
     match_service.add_partners(match.pk, dict(enumerate(partners)))
     players.label_seats(match.pk, labels)  # pages show the entry's name (a team's) beside its id
     return match.pk

@@ -18,6 +18,7 @@ from celery import shared_task
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
 from tournaments.notices import kinds, push
@@ -34,12 +35,16 @@ def user_group(user_id: int) -> str:
 def language_of(user_id: int) -> str:
     """The language a user's mail and push are written in: their notice settings', else
     their account's, else the site's."""
-    known = {code for code, _name in settings.LANGUAGES}
     language = NoticeSettings.objects.filter(user_id=user_id).values_list("language", flat=True).first()
     if not language:
         from tournaments.accounts.models import Account
 
         language = Account.objects.filter(user_id=user_id).values_list("language", flat=True).first()
+    return _spoken(language)
+
+
+def _spoken(language: str | None) -> str:
+    known = {code for code, _name in settings.LANGUAGES}
     language = (language or "").split("-")[0].lower()
     return language if language in known else str(settings.LANGUAGE_CODE)
 
@@ -49,11 +54,43 @@ def notify(user_ids: Iterable[int], kind: str, key: str, params: dict[str, Any],
     notice), its delivery queued after commit. The ids of the notices made now."""
     users = sorted(set(user_ids))
     chosen = dict(NoticeSettings.objects.filter(user_id__in=users).values_list("user_id", "choices"))
+    wanted = {user_id: kinds.channels_of(chosen.get(user_id) or {}, kind) for user_id in users}
+    wanted = {user_id: channels for user_id, channels in wanted.items() if any(channels.values())}
+    made = _create_all(wanted, kind, key, params, link)
+    if made is None:
+        made = _create_each(wanted, kind, key, params, link)
+    for notice_id in made:
+        transaction.on_commit(lambda n=notice_id: deliver_notice.delay(n))
+    return made
+
+
+def _create_all(
+    wanted: dict[int, dict[str, bool]], kind: str, key: str, params: dict[str, Any], link: str
+) -> list[int] | None:
+    """The notices, in one INSERT (a round drawn tells every seated player at once); None
+    when one of them exists already (a repeated task, or a concurrent one) or the database
+    does not answer the new rows' ids: then one by one (`_create_each`), which skips those."""
+    rows = [
+        Notice(user_id=user_id, key=key, kind=kind, params=params, link=link, **channels)
+        for user_id, channels in wanted.items()
+    ]
+    if not rows:
+        return []
+    try:
+        with transaction.atomic():
+            created = Notice.objects.bulk_create(rows)
+    except IntegrityError:
+        return None
+    if any(notice.pk is None for notice in created):
+        return None
+    return [notice.pk for notice in created]
+
+
+def _create_each(
+    wanted: dict[int, dict[str, bool]], kind: str, key: str, params: dict[str, Any], link: str
+) -> list[int]:
     made: list[int] = []
-    for user_id in users:
-        channels = kinds.channels_of(chosen.get(user_id) or {}, kind)
-        if not any(channels.values()):
-            continue
+    for user_id, channels in wanted.items():
         try:
             with transaction.atomic():
                 notice, created = Notice.objects.get_or_create(
@@ -65,8 +102,6 @@ def notify(user_ids: Iterable[int], kind: str, key: str, params: dict[str, Any],
             continue
         if created:
             made.append(notice.pk)
-    for notice_id in made:
-        transaction.on_commit(lambda n=notice_id: deliver_notice.delay(n))
     return made
 
 
@@ -82,12 +117,16 @@ def deliver_notice(notice_id: int) -> None:
     notice = Notice.objects.filter(pk=notice_id).first()
     if notice is None:
         return
+    # The player's language, read once for the channels that write words (mail, push) and
+    # only when one of them does: a round drawn delivers a notice per seated player.
+    known: dict[str, str] = {}
     if notice.in_app and _claim(notice.pk, "announced_at"):
         _announce(notice)
     if notice.email:
-        _email(notice)
-    if notice.push and _claim(notice.pk, "pushed_at"):
-        push.send_to_user(notice.user_id, notice, language_of(notice.user_id))
+        _email(notice, known)
+    if notice.push and _claim(notice.pk, "pushed_at") and push.enabled():
+        language = known["language"] if "language" in known else language_of(notice.user_id)
+        push.send_to_user(notice.user_id, notice, language)
 
 
 def _announce(notice: Notice) -> None:
@@ -102,15 +141,22 @@ def _announce(notice: Notice) -> None:
     )
 
 
-def _email(notice: Notice) -> None:
+def _email(notice: Notice, known: dict[str, str]) -> None:
     """Through the outgoing mail queue, in the claiming transaction: the claim and the
-    queued message commit together (its own task sends it, with retries)."""
+    queued message commit together (its own task sends it, with retries). The player's
+    language (`language_of`) is read with the account, and kept in `known`."""
     from tournaments.mail import send_mail_after_commit, site_url
 
-    user = get_user_model().objects.filter(pk=notice.user_id).first()
+    chosen = NoticeSettings.objects.filter(user_id=OuterRef("pk")).values("language")[:1]
+    user = (
+        get_user_model()
+        .objects.filter(pk=notice.user_id)
+        .annotate(notice_language=Subquery(chosen), account_language=F("account__language"))
+        .first()
+    )
     if user is None:
         return
-    language = language_of(notice.user_id)
+    language = known["language"] = _spoken(user.notice_language or user.account_language)
     title, body = kinds.words(notice.kind, notice.params, language)
     with transaction.atomic():
         if not _claim(notice.pk, "emailed_at"):

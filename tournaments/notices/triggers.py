@@ -49,10 +49,18 @@ def notify_round_drawn(round_id: int) -> int:
     if rnd is None:
         return 0
     made = 0
-    tables = Table.objects.filter(round=rnd, status=Table.PLAYING, match_id__isnull=False, physical=False)
+    tables = list(
+        Table.objects.filter(round=rnd, status=Table.PLAYING, match_id__isnull=False, physical=False)
+    )
+    # The seated entries of every table and their accounts, read once for the round (three
+    # queries) rather than per table: a round of a large field has dozens of tables.
+    seated: dict[int, list[int]] = {table.pk: [] for table in tables}
+    seats = TableSeat.objects.filter(table__in=tables, match_seat__isnull=False, forfeited=False)
+    for table_id, entry_id in seats.values_list("table_id", "entry_id"):
+        seated[table_id].append(entry_id)
+    users_of = _users_of(e for entries in seated.values() for e in entries)
     for table in tables:
-        seats = TableSeat.objects.filter(table=table, match_seat__isnull=False, forfeited=False)
-        users = _users_of(seats.values_list("entry_id", flat=True))
+        users = {entry: users_of[entry] for entry in seated[table.pk]}
         params = {
             "tournament": rnd.tournament_id,
             "tournament_name": rnd.tournament.name,

@@ -178,14 +178,16 @@ def _from(order: Order | None) -> Q:
     return Q(key__gte=key) & (Q(key__gt=key) | Q(key=key, match_id__gte=match))
 
 
-def _table(row: RatedMatch) -> RatedTable:
-    return RatedTable(int(row.key), str(row.match_id), tuple((int(u), int(p)) for u, p in row.placements))
+def _table(key: Any, match_id: Any, placements: Any) -> RatedTable:
+    return RatedTable(int(key), str(match_id), tuple((int(u), int(p)) for u, p in placements))
 
 
-def record(match_id: Any, found: RatedMatch | None) -> bool:
+def record(match_id: Any, found: RatedMatch | None, *, locked: bool = False) -> bool:
     """Store `found` as the match's input (None: it is not rated now) and refold what it
-    changes; False when it was stored already. The caller's transaction, under the lock."""
-    _lock()
+    changes; False when it was stored already. The caller's transaction, under the lock
+    (taken here unless the caller holds it already: `locked`)."""
+    if not locked:
+        _lock()
     stored = RatedMatch.objects.filter(match_id=match_id).first()
     if _same(stored, found):
         return False
@@ -206,8 +208,13 @@ def refold(family: str, start: Order | None) -> int:
     touched = set(later.values_list("user_id", flat=True).distinct())
     later.delete()
     rows = RatedMatch.objects.filter(_from(start), family=family).order_by("key", "match_id")
-    tables = [_table(row) for row in rows.iterator(chunk_size=BATCH)]
-    tournaments = dict(rows.values_list("match_id", "tournament_id"))
+    # The tables and their tournaments in one read (it runs after every rated table).
+    tables: list[RatedTable] = []
+    tournaments: dict[Any, Any] = {}
+    columns = ("key", "match_id", "placements", "tournament_id")
+    for key, match, placements, tournament in rows.values_list(*columns).iterator(chunk_size=BATCH):
+        tables.append(_table(key, match, placements))
+        tournaments[match] = tournament
     players = touched | {p for t in tables for p, _ in t.placements}
     state, counts = _state_before(family, players) if start is not None else ({}, {})
     changes: list[tuple[Any, ...]] = []
@@ -322,7 +329,7 @@ def update_match(match_id: Any) -> bool:
     """Bring the ratings up to date with one table (finished, corrected or reopened)."""
     with transaction.atomic():
         _lock()
-        return record(match_id, read_input(match_id))
+        return record(match_id, read_input(match_id), locked=True)
 
 
 def rebuild(*, from_tables: bool = True) -> int:

@@ -236,6 +236,9 @@ def _create_round(tournament: Tournament, stage: Stage, planned: formats.Planned
     accounts = team_members.accounts_of(members.values())
     described = []
     walkovers: list[tuple[Table, list[Entry], list[Entry]]] = []
+    # The round's tables and their seats, written in one INSERT each once every match is
+    # made (a round of a large field has dozens of tables).
+    drawn: list[tuple[Table, list[tuple[Entry, int | None]]]] = []
     for index, item in enumerate(planned.tables, start=1):
         seated = [entries[e] for e in item.seats]
         playing = [e for e in seated if e.status not in OUT_OF_PLAY]
@@ -257,7 +260,7 @@ def _create_round(tournament: Tournament, stage: Stage, planned: formats.Planned
                     for e, holder in zip(playing, holders, strict=True)
                 ],
             )
-        table = Table.objects.create(
+        table = Table(
             round=rnd,
             number=index,
             group=item.group,
@@ -266,17 +269,7 @@ def _create_round(tournament: Tournament, stage: Stage, planned: formats.Planned
             physical=tournament.physical,
         )
         in_match = {e.pk: i for i, e in enumerate(playing)} if match_id else {}
-        TableSeat.objects.bulk_create(
-            TableSeat(
-                table=table,
-                index=i,
-                entry=e,
-                match_seat=in_match.get(e.pk),
-                forfeited=e.status in OUT_OF_PLAY,
-                members=members[e.pk],
-            )
-            for i, e in enumerate(seated)
-        )
+        drawn.append((table, [(e, in_match.get(e.pk)) for e in seated]))
         if match_id is None:
             walkovers.append((table, playing, forfeits))
         line: dict[str, Any] = {
@@ -298,6 +291,19 @@ def _create_round(tournament: Tournament, stage: Stage, planned: formats.Planned
                 for e in seated
             }
         described.append(line)
+    Table.objects.bulk_create([table for table, _seats in drawn])
+    TableSeat.objects.bulk_create(
+        TableSeat(
+            table=table,
+            index=i,
+            entry=e,
+            match_seat=match_seat,
+            forfeited=e.status in OUT_OF_PLAY,
+            members=members[e.pk],
+        )
+        for table, seats in drawn
+        for i, (e, match_seat) in enumerate(seats)
+    )
     log.record(
         tournament,
         log.ROUND_CREATED,
