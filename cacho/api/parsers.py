@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, parsers
 
 from cacho.edge import inputs
@@ -63,4 +64,28 @@ class MultiPartParser(parsers.MultiPartParser):
     def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
         parsed = super().parse(stream, media_type, parser_context)
         _check_fields(parsed.data)
+        if not parsed.data and not parsed.files and _carries_more_than_its_end(media_type, parser_context):
+            # Django skips a part without a field name: such a body would pass for an empty
+            # form (a PATCH that changes nothing) instead of being refused.
+            raise InputRefused(
+                inputs.InputError(
+                    "malformed-multipart", _("The multipart body holds a part that is not a named field.")
+                )
+            )
         return parsed
+
+
+def _carries_more_than_its_end(media_type: Any, parser_context: Any) -> bool:
+    """Whether the body is longer than an empty multipart body (`--boundary--` and a line end)."""
+    request = (parser_context or {}).get("request")
+    meta = request.META if request is not None else {}
+    try:
+        length = int(meta.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return False
+    boundary = ""
+    for parameter in str(media_type or meta.get("CONTENT_TYPE", "")).split(";")[1:]:
+        name, _sep, value = parameter.strip().partition("=")
+        if name.lower() == "boundary":
+            boundary = value.strip('"')
+    return length > len(boundary) + len("----\r\n")

@@ -101,6 +101,16 @@ def test_the_account_api(committed_db: None, mailbox: Mailbox, make_user: Any) -
         misspelt = api.patch("/api/me/account", {"display_nam": "Elias"}, format=kind)
         assert (misspelt.status_code, misspelt.json()["code"]) == (400, "unknown-field"), kind
     assert api.get("/api/me/account").json()["display_name"] == "Eli"
+    boundary = "b0d4"
+    for body, status, code in (
+        (f"--{boundary}\r\n0.005--{boundary}--\r\n", 400, "malformed-multipart"),  # a part with no field
+        (f"--{boundary}--\r\n", 200, None),  # an empty form: nothing to change
+    ):
+        answer = api.generic(
+            "PATCH", "/api/me/account", body, content_type=f"multipart/form-data; boundary={boundary}"
+        )
+        assert (answer.status_code, answer.json().get("code")) == (status, code), body
+    assert api.get("/api/me/account").json()["display_name"] == "Eli"
     wrong = api.post(
         "/api/me/account/password", {"current_password": "x", "new_password": NEW}, format="json"
     )
