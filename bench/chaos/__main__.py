@@ -55,10 +55,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.chaos.cluster import Cluster, faults_at_once, init_cluster, prepare, schedule  # noqa: E402
+from bench.chaos.cluster import APP, Cluster, faults_at_once, init_cluster, schedule  # noqa: E402
 from bench.chaos.tournament import Swiss  # noqa: E402
 from bench.chaos.watch import Ledger, check, database, recovery, seat  # noqa: E402
-from bench.live.setup import free_port, percentile, setup_django  # noqa: E402
+from bench.live.setup import free_port, percentile, prepare, setup_django  # noqa: E402
 
 Made = tuple[str, list[str]]  # a match and a session cookie per seat
 
@@ -88,8 +88,12 @@ def main(soak: Callable[[Cluster, list[str], argparse.Namespace], int] | None = 
     cluster = Cluster({}, log_dir, 2, redis_port, pg_port)
     cluster.start("postgres")
     try:
-        cluster.env = prepare(
-            f"postgres://root@127.0.0.1:{pg_port}/cacho", f"redis://127.0.0.1:{redis_port}/0"
+        cluster.env = prepare(  # Redis starts after: nothing to flush
+            f"postgres://root@127.0.0.1:{pg_port}/cacho",
+            f"redis://127.0.0.1:{redis_port}/0",
+            bench="chaos",
+            flush_redis=False,
+            PGAPPNAME=APP,
         )
         for name in ("redis", "web0", "web1", "worker", "beat"):
             cluster.start(name)

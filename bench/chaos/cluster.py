@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import signal
 import subprocess
 import sys
@@ -62,32 +61,6 @@ def init_cluster(log_dir: Path) -> Path:
 
 def as_postgres() -> dict[str, Any]:
     return {"user": "postgres", "group": "postgres"} if os.geteuid() == 0 else {}
-
-
-def prepare(database_url: str, redis_url: str) -> dict[str, str]:
-    import psycopg
-
-    parts = urllib.parse.urlsplit(database_url)
-    name = f"{parts.path.lstrip('/') or 'cacho'}_bench_chaos"
-    with psycopg.connect(parts._replace(path="/postgres").geturl(), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    skip = ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")
-    env = {k: v for k, v in os.environ.items() if k not in skip}
-    env.update(
-        DATABASE_URL=parts._replace(path=f"/{name}").geturl(),
-        REDIS_URL=redis_url,
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        CACHO_ENV="production",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        SECURE_SSL_REDIRECT="0",
-        LOG_LEVEL="WARNING",
-        PYTHONUNBUFFERED="1",
-        PGAPPNAME=APP,
-    )
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
-                   capture_output=True)  # fmt: skip
-    return env
 
 
 class Cluster:

@@ -48,11 +48,16 @@ def figures(values: list[float]) -> str:
     return f"p50 {percentile(values, 0.5):.1f} ms, p99 {percentile(values, 0.99):.1f} ms (n={len(values)})"
 
 
-def prepare(database_url: str, redis_url: str) -> dict[str, str]:
+def prepare(
+    database_url: str, redis_url: str, *, bench: str = "live", flush_redis: bool = True, **extra: str
+) -> dict[str, str]:
+    """A migrated database of the bench's own (`<name>_bench_<bench>`) and the servers'
+    environment on it: production settings, `extra` added; Redis flushed unless it is not
+    running yet (`flush_redis=False`)."""
     import psycopg
 
     parts = urllib.parse.urlsplit(database_url)
-    name = f"{parts.path.lstrip('/') or 'cacho'}_bench_live"
+    name = f"{parts.path.lstrip('/') or 'cacho'}_bench_{bench}"
     with psycopg.connect(parts._replace(path="/postgres").geturl(), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
@@ -71,6 +76,7 @@ def prepare(database_url: str, redis_url: str) -> dict[str, str]:
         SECURE_SSL_REDIRECT="0",
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
+        **extra,
     )
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput"],
@@ -79,9 +85,10 @@ def prepare(database_url: str, redis_url: str) -> dict[str, str]:
         check=True,
         capture_output=True,
     )
-    import redis
+    if flush_redis:
+        import redis
 
-    redis.Redis.from_url(env["REDIS_URL"]).flushdb()
+        redis.Redis.from_url(env["REDIS_URL"]).flushdb()
     return env
 
 

@@ -391,8 +391,8 @@ def take_seats(match_id: Any, users: Mapping[int, Any]) -> list[Seat]:
             held.setdefault(user.pk, set()).add(index)
             taken.append(seat)
         Seat.objects.bulk_update(taken, ["user"])
-        for _seat in taken:  # as many notices as `take_seat` one by one would send
-            transaction.on_commit(lambda: publish_seats(match_id))
+        # The notice carries no seat (the sockets read the seats again): one says it all.
+        transaction.on_commit(lambda: publish_seats(match_id))
     return taken
 
 
