@@ -11,7 +11,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_prerun, worker_ready, worker_shutdown
+from celery.signals import task_postrun, task_prerun, worker_ready, worker_shutdown
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 
@@ -57,6 +57,20 @@ def _bind_log_ids(task: Any = None, args: Any = None, **_: Any) -> None:
     if name and args:
         ids[name] = args[0]
     logs.bind(**ids)
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _connections_as_for_a_request(task: Any = None, **_: Any) -> None:
+    """A task's connections are handled as a request's (Django's request_started and
+    request_finished): pooled ones go back to the pool, dead ones are dropped. Celery's own
+    closing is held off (CELERY_DB_REUSE_MAX): on a prefork worker it would close the pool
+    that the process's after-commit thread is using."""
+    if task is not None and getattr(task.request, "is_eager", False):
+        return  # run in the caller's process, inside its request or test: its connections
+    from django.db import close_old_connections
+
+    close_old_connections()
 
 
 @worker_ready.connect

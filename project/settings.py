@@ -207,6 +207,13 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # ETA/countdown tasks are redelivered after this; timer tasks must be idempotent.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = "UTC"
+# Celery's Django fixup closes the database connections around every task; with Django's
+# pool on a prefork worker that closes the whole pool (celery#10554): a new PostgreSQL
+# connection a task, and the after-commit thread's work failing on a closed pool (a held
+# turn timer lost, played by the sweep up to a second late). It closes them only every
+# this many tasks; the connection goes back to the pool after each task instead
+# (project.celery), as after a request.
+CELERY_DB_REUSE_MAX = 1_000_000_000
 
 # ------------------------------------------------------------------ mail (docs/accounts.md)
 # One setting, EMAIL_URL (project.config.EmailConfig); mail leaves through tournaments.mail.
