@@ -156,18 +156,23 @@ class Dispatcher:
     def _work(self) -> None:
         while True:
             batch = self._take()
-            _guarded(close_old_connections)  # this thread must outlive any error
+            ok = True
             for group, calls in itertools.groupby(batch, key=lambda item: item[0]):
                 functions = [function for _, function in calls]
                 if group is None or len(functions) == 1:
                     for function in functions:
-                        _guarded(function)
+                        ok = _guarded(function) and ok
                 else:
-                    _in_one_transaction(functions)
+                    ok = _in_one_transaction(functions) and ok
             with self._has_work:
                 idle = not self._pending
             if idle:  # give the connection back (a held one blocks dropping a database)
                 _guarded(connections.close_all)
+            elif not ok:
+                # Busy, the connection is kept from batch to batch (giving it back to the
+                # pool and taking it again costs as much as a query); one an error may
+                # have broken goes back, and the pool checks it before lending it again.
+                _guarded(close_old_connections)
 
     def drain(self, timeout: float = 10.0) -> None:
         """Run everything queued so far, held calls included, and wait for it (tests, shutdown)."""
@@ -180,22 +185,26 @@ class Dispatcher:
         done.wait(timeout)
 
 
-def _guarded(function: Callable[[], Any]) -> None:
+def _guarded(function: Callable[[], Any]) -> bool:
+    """Run `function`; False (the failure logged) if it raised: this thread must outlive any error."""
     try:
         function()
     except Exception:
         logger.warning("after-commit call failed", exc_info=True)
+        return False
+    return True
 
 
-def _in_one_transaction(functions: list[Callable[[], Any]]) -> None:
-    """One commit for the lot; if any fails, each on its own (the failure is only logged)."""
+def _in_one_transaction(functions: list[Callable[[], Any]]) -> bool:
+    """One commit for the lot; if any fails, each on its own (the failure is only logged).
+    False if one failed."""
     try:
         with transaction.atomic():
             for function in functions:
                 function()
     except Exception:
-        for function in functions:
-            _guarded(function)
+        return all([_guarded(function) for function in functions])
+    return True
 
 
 _DISPATCHERS: weakref.WeakSet[Dispatcher] = weakref.WeakSet()

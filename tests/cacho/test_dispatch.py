@@ -215,3 +215,42 @@ def test_a_worker_that_is_gone_is_replaced_within_check_every_calls() -> None:
     dispatcher.drain()
     assert ran == list(range(Dispatcher.CHECK_EVERY + 1)), "nothing queued to a dead worker is lost"
     assert dispatcher._worker is not gone and dispatcher._worker.is_alive()
+
+
+@pytest.mark.usefixtures("committed_db")
+def test_a_busy_worker_keeps_its_connection_and_gives_back_one_an_error_may_have_broken() -> None:
+    from django.db import connections
+    from django.db.backends.signals import connection_created
+
+    dispatcher = Dispatcher()
+    opened: list[str] = []
+
+    def on_connect(sender: object, connection: object, **_: object) -> None:
+        if threading.current_thread().name == "cacho-dispatch":
+            opened.append("connect")
+
+    def query() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+
+    def broken() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT no_such_column")
+
+    connection_created.connect(on_connect)
+    try:
+        dispatcher.call(lambda: None, key="timer", after=60)  # pending: the worker is busy
+        for _ in range(4):
+            dispatcher.call(query)
+            looked(dispatcher)
+        assert opened == ["connect"]
+        dispatcher.call(broken)
+        looked(dispatcher)
+        dispatcher.call(query)
+        looked(dispatcher)
+        assert opened == ["connect", "connect"]
+    finally:
+        connection_created.disconnect(on_connect)
+        dispatcher.drain()  # the held call too: the worker is idle
+        dispatcher.call(connections.close_all)
+        looked(dispatcher)
