@@ -20,7 +20,6 @@ from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
-from channels.utils import await_many_dispatch
 from django.conf import settings
 
 from cacho.edge.limits import Bucket
@@ -47,6 +46,7 @@ from cacho.services.state_cache import STATES, follow_notice
 logger = logging.getLogger(__name__)
 
 CLOSE_NOT_FOUND = 4404
+READER_ENDED: dict[str, Any] = {"type": "reader.ended"}  # in the inbox once the client's reader stopped
 
 
 class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -61,15 +61,43 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """As AsyncConsumer's, but group messages come from the process's hub (cacho.live.hub)
-        into this socket's inbox: no channel-layer channel of its own."""
+        into this socket's inbox (no channel-layer channel of its own), and the client's
+        messages join them there: one queue, handled one message at a time, in the order
+        they came. (Channels' `await_many_dispatch` waits on both sources with
+        `asyncio.wait` and a new task per message, dearer than the message's own work.)"""
         self.scope = scope
         self.channel_layer = get_channel_layer()
         self.channel_name = f"socket.{uuid.uuid4().hex}"  # names its presence row
         self.inbox: Inbox = asyncio.Queue()
         self.frames = Bucket(settings.CACHO_LIVE_FRAME_RATE, settings.CACHO_LIVE_FRAME_BURST)
         self.base_send = send
-        with contextlib.suppress(StopConsumer):
-            await await_many_dispatch([receive, self.inbox.get], self.dispatch)
+        handled = asyncio.Event()
+        reader = asyncio.get_running_loop().create_task(self._read_client(receive, handled))
+        # A reader that failed must end the socket with its error, not leave it waiting.
+        reader.add_done_callback(lambda done: done.cancelled() or self.inbox.put_nowait(READER_ENDED))
+        try:
+            with contextlib.suppress(StopConsumer):
+                while True:
+                    message = await self.inbox.get()
+                    if message is READER_ENDED:
+                        reader.result()  # its error, if it had one
+                        return
+                    try:
+                        await self.dispatch(message)
+                    finally:
+                        if message["type"].startswith("websocket."):
+                            handled.set()
+        finally:
+            reader.cancel()
+
+    async def _read_client(self, receive: Any, handled: asyncio.Event) -> None:
+        """The client's messages into the inbox, the next read only once the last was
+        handled: a client that sends faster than its frames are handled is held back by
+        the server's own queue and the socket, not by a queue here."""
+        while True:
+            handled.clear()
+            self.inbox.put_nowait(await receive())
+            await handled.wait()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Without AsyncConsumer's database-connection check per message: the handlers that

@@ -133,7 +133,8 @@ def quantity_ranges(
     for face in FACES:
 
         def allowed(quantity: int, face: int = face) -> bool:
-            return _bid_allowed(rules, mode, previous, Bid(quantity, face), bidder_dice, right_after_aces_opening)
+            bid = Bid(quantity, face)
+            return _bid_allowed(rules, mode, previous, bid, bidder_dice, right_after_aces_opening)
 
         # One interval: its ends are the first allowed quantity from below and from above
         # (a player's view asks this at every turn; testing every quantity cost 6 x the dice).
