@@ -65,6 +65,31 @@ def refuse_unknown(request: Request, known: Collection[str]) -> None:
         raise TournamentError("unknown-field", _("Unknown field(s): %s") % ", ".join(unknown))
 
 
+def refuse_flat_structures(request: Request, serializer: serializers.Serializer) -> None:
+    """400 `invalid-input` for a form or multipart body that gives an object or list of
+    objects field as one plain value: DRF reads such a field from `name.key` (or
+    `name[0]key`) fields only, and would take `choices={"k": false}` for an empty object,
+    a request that breaks the schema yet answers 200 without the change asked for."""
+    data = request.data
+    if not hasattr(data, "getlist"):  # a JSON body: the serializer sees its structure
+        return
+    flat = sorted(
+        name
+        for name, field in serializer.fields.items()
+        if name in data and not field.read_only and _reads_a_structure(field)
+    )
+    if flat:
+        raise exceptions.ValidationError(
+            {name: [_("An object is expected here: send the body as JSON.")] for name in flat}
+        )
+
+
+def _reads_a_structure(field: serializers.Field) -> bool:
+    if isinstance(field, serializers.DictField | serializers.BaseSerializer):
+        return True
+    return isinstance(field, serializers.ListField) and _reads_a_structure(field.child)
+
+
 def writable_fields(serializer: type[serializers.Serializer]) -> set[str]:
     return {name for name, field in serializer().fields.items() if not field.read_only}
 
@@ -84,6 +109,7 @@ class ApiErrors:
         so nothing is stored."""
         refuse_unknown(request, writable_fields(serializer))
         data = serializer(data=request.data, partial=partial)
+        refuse_flat_structures(request, data)
         data.is_valid(raise_exception=True)
         return dict(data.validated_data)
 

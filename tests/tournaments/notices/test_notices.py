@@ -206,6 +206,21 @@ def test_bad_choices_are_refused_and_store_nothing(evening: Evening) -> None:
         for kind in ("json", "multipart"):  # a form's missing boolean is no "false"
             unnamed = ana.post("/api/me/hidden-tab", body, format=kind)
             assert (unnamed.status_code, unnamed.json()["code"]) == (400, "invalid-input"), (body, kind)
+    # A form body cannot carry the choices' object: given as one plain value (a JSON text,
+    # a word) it is refused, not read as "no change" and answered 200.
+    for flat in ('{"table-ready": false}', "off"):
+        for kind in ("multipart", "form"):
+            sent = (
+                ana.put("/api/me/notice-settings", {"choices": flat}, format="multipart")
+                if kind == "multipart"
+                else ana.put(
+                    "/api/me/notice-settings",
+                    f"choices={flat}",
+                    content_type="application/x-www-form-urlencoded",
+                )
+            )
+            assert (sent.status_code, sent.json()["code"]) == (400, "invalid-input"), (flat, kind)
+            assert list(sent.json()["fields"]) == ["choices"]
     from tournaments.notices.models import HiddenTab, NoticeSettings
 
     assert not NoticeSettings.objects.exists() and not HiddenTab.objects.exists()
