@@ -34,6 +34,10 @@ ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).parent / "artifacts"
+# Browser UI a headless test never shows: every window (each context's page) would start a
+# renderer of its own for the omnibox's suggestion popups, which costs a quarter of the
+# browser tests' CPU (docs/testing.md).
+UNSHOWN_UI_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 
 
 @pytest.fixture(scope="session")
@@ -48,7 +52,9 @@ def browser() -> Iterator[Any]:
     playwright = sync_playwright().start()
     loop = asyncio.get_running_loop()
     try:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=[*ARGS, disabled_features(playwright.chromium)]
+        )
         try:
             yield launched
         finally:
@@ -57,6 +63,23 @@ def browser() -> Iterator[Any]:
     finally:
         with browser_loop.in_place(loop):
             playwright.stop()
+
+
+def disabled_features(browser_type: Any) -> str:
+    """`--disable-features` with Playwright's own list and `UNSHOWN_UI_FEATURES`: Chromium
+    takes the last of two such switches whole, so Playwright's list (its launch defaults)
+    is read from a browser it launched, by the DevTools protocol's command line (which
+    answers under `--enable-automation` only)."""
+    probe = browser_type.launch(executable_path=CHROMIUM, args=[*ARGS, "--enable-automation"])
+    try:
+        switches = probe.new_browser_cdp_session().send("Browser.getBrowserCommandLine")["arguments"]
+    finally:
+        probe.close()
+    prefix = "--disable-features="
+    own = [
+        f for switch in switches if switch.startswith(prefix) for f in switch[len(prefix) :].split(",") if f
+    ]
+    return prefix + ",".join(dict.fromkeys([*own, *UNSHOWN_UI_FEATURES]))
 
 
 def watch_console(page: Any, errors: list[str] | None = None, *, responses: bool = True) -> list[str]:

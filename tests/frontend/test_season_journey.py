@@ -95,6 +95,10 @@ def test_a_club_runs_a_three_evening_season_and_draws_its_final(
 
     # The organiser creates the season from the club's page.
     page.goto(f"{server.url}/clubs/{club.pk}/")
+    # The club's description and management links appear above the button as the page's
+    # requests answer: click once they have (the last fills the tournaments' list).
+    expect(page.locator("#club-manage-link")).to_be_visible()
+    expect(page.locator("#tournaments li").first).not_to_have_text("Loading…")
     page.click("#club-season-new")
     page.wait_for_selector("#season-new-form")
     today = timezone.localdate()
