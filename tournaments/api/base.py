@@ -4,7 +4,8 @@ Errors are `{"code": stable_code, "message": text}` (and `field`, the one to cha
 one is to blame): the write path's `TournamentError` (400/403/404/409), DRF validation (400
 `invalid-input`), authentication (401/403); never a 500 on bad input. A body is read by
 `valid()`, which refuses a field the endpoint does not know (400 `unknown-field`): a
-misspelt field would otherwise change nothing and answer 200.
+misspelt field would otherwise change nothing and answer 200. For the same reason a form
+or multipart body may not give an object field as one plain value (400 `invalid-input`).
 """
 
 from __future__ import annotations

@@ -221,6 +221,10 @@ def test_bad_choices_are_refused_and_store_nothing(evening: Evening) -> None:
             )
             assert (sent.status_code, sent.json()["code"]) == (400, "invalid-input"), (flat, kind)
             assert list(sent.json()["fields"]) == ["choices"]
+    spanish = ana.put(
+        "/api/me/notice-settings", {"choices": "off"}, format="multipart", HTTP_ACCEPT_LANGUAGE="es"
+    )
+    assert spanish.json()["fields"]["choices"] == ["Aquí se espera un objeto: envía el cuerpo como JSON."]
     from tournaments.notices.models import HiddenTab, NoticeSettings
 
     assert not NoticeSettings.objects.exists() and not HiddenTab.objects.exists()
