@@ -58,6 +58,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     # (version, seats, text) of the last state frame sent from the cache: a repeat is free.
     state_memo: tuple[int, Any, str] | None = None
     talk_side: SocketTalk | None = None  # table talk (cacho.live.talk), made on first use
+    disconnected = False  # `disconnect` ran: the socket's presence and membership are ended
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """As AsyncConsumer's, but group messages come from the process's hub (cacho.live.hub)
@@ -89,6 +90,14 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                             handled.set()
         finally:
             reader.cancel()
+            # A handler that met its client gone (uvicorn raises ClientDisconnected on a
+            # send) ends the loop before the reader's `websocket.disconnect` is handled: the
+            # socket's presence row, hub membership and presence notice end here instead,
+            # or the other players would see the player as still at the table.
+            try:
+                await self.disconnect(1006)
+            except Exception:
+                logger.exception("socket cleanup failed on match %s", getattr(self, "match_id", "?"))
 
     async def _read_client(self, receive: Any, handled: asyncio.Event) -> None:
         """The client's messages into the inbox, the next read only once the last was
@@ -129,8 +138,9 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self._announce_presence()
 
     async def disconnect(self, code: int) -> None:
-        if not hasattr(self, "connection"):
+        if not hasattr(self, "connection") or self.disconnected:
             return
+        self.disconnected = True
         if hasattr(self, "role"):
             metrics.socket_closed(self.role)
         await hub_for(self.channel_layer).leave(group_name(self.match_id), self.inbox)
