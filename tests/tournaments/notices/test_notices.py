@@ -221,6 +221,16 @@ def test_bad_choices_are_refused_and_store_nothing(evening: Evening) -> None:
             )
             assert (sent.status_code, sent.json()["code"]) == (400, "invalid-input"), (flat, kind)
             assert list(sent.json()["fields"]) == ["choices"]
+    # The same for a nested serializer's field (the subscription's keys).
+    flat_keys = ana.post(
+        "/api/me/push-subscriptions",
+        {"endpoint": "https://push.example.org/a", "keys": '{"p256dh": "x", "auth": "y"}'},
+        format="multipart",
+    )
+    assert (flat_keys.status_code, flat_keys.json()["fields"]) == (
+        400,
+        {"keys": ["An object is expected here: send the body as JSON."]},
+    )
     spanish = ana.put(
         "/api/me/notice-settings", {"choices": "off"}, format="multipart", HTTP_ACCEPT_LANGUAGE="es"
     )
