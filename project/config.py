@@ -70,6 +70,9 @@ class Config:
     metrics_token: str | None = None  # `Authorization: Bearer <token>` opens /metrics
     metrics_allow: tuple[str, ...] = ("127.0.0.1/32", "::1/128")  # ... and so do these networks
     metrics_port: int | None = None  # a Celery worker serves its own figures on this port
+    # One match socket's frames (docs/security.md): a burst, then so many a second.
+    live_frame_burst: int = 60
+    live_frame_rate: int = 20
     # A Celery worker touches this file once ready and removes it on shutdown (the readiness
     # probe of a process without HTTP: `test -f`).
     worker_ready_file: Path | None = None
@@ -244,6 +247,13 @@ def _int(environ: Mapping[str, str], name: str, default: int) -> int:
         raise ConfigError(f"{name}={value!r} is not an integer") from exc
 
 
+def _positive(environ: Mapping[str, str], name: str, default: int) -> int:
+    value = _int(environ, name, default)
+    if value < 1:
+        raise ConfigError(f"{name}={value}: expected a whole number of at least 1")
+    return value
+
+
 def _list(environ: Mapping[str, str], name: str) -> tuple[str, ...] | None:
     value = _get(environ, name)
     if value is None:
@@ -328,6 +338,8 @@ def load(environ: Mapping[str, str]) -> Config:
         metrics_token=_get(environ, "CACHO_METRICS_TOKEN"),
         metrics_allow=_networks(environ, "CACHO_METRICS_ALLOW"),
         metrics_port=_int(environ, "CACHO_METRICS_PORT", 0) or None,
+        live_frame_burst=_positive(environ, "CACHO_LIVE_FRAME_BURST", 60),
+        live_frame_rate=_positive(environ, "CACHO_LIVE_FRAME_RATE", 20),
         vapid_public_key=_get(environ, "VAPID_PUBLIC_KEY") or "",
         vapid_private_key=_get(environ, "VAPID_PRIVATE_KEY") or "",
         vapid_subject=_get(environ, "VAPID_SUBJECT") or "mailto:admin@localhost",

@@ -390,8 +390,8 @@ CACHO_RATES_PREFIX = "cacho:rate"
 CACHO_RATES_REDIS = CONFIG.redis_url  # shared by every process; None: counted in the process
 # One match socket's frames: a burst of CACHO_LIVE_FRAME_BURST, then CACHO_LIVE_FRAME_RATE a
 # second; past it each frame gets one `rate-limited` error frame and nothing else.
-CACHO_LIVE_FRAME_RATE = 20.0
-CACHO_LIVE_FRAME_BURST = 60
+CACHO_LIVE_FRAME_RATE = float(CONFIG.live_frame_rate)
+CACHO_LIVE_FRAME_BURST = CONFIG.live_frame_burst
 # A socket further behind than this many events gets one state frame instead of the events.
 CACHO_LIVE_CATCH_UP_EVENTS = 20
 # Seconds between two checks that the channel layer's Redis is the same server (cacho.live.layer_watch).

@@ -30,6 +30,7 @@ RATE_LIMITED_PAUSE = 0.25  # seconds before asking again once the server said "t
 @dataclass
 class BotReport:
     commands_sent: int = 0
+    commands_resent: int = 0  # sent again after a `rate-limited` error
     refused: list[dict[str, Any]] = field(default_factory=list)
     frames: list[dict[str, Any]] = field(default_factory=list)
     last_state: dict[str, Any] | None = None
@@ -65,12 +66,18 @@ class Bot:
         self.think_seconds = think_seconds
         self.on_frame = on_frame
         self.report = BotReport()
-        self._pending: str | None = None
+        self._pending: str | None = None  # the id of the command sent and not yet acknowledged
+        self._pending_text = ""  # ... and its frame, sent again after a `rate-limited` error
+        self._retry: asyncio.Task[None] | None = None
 
     async def play(self, timeout: float = 120.0) -> BotReport:
         """Play until the match is over (or `timeout` seconds pass)."""
         async with connect(self.url, additional_headers=self.headers, origin=self.origin) as socket:  # type: ignore[arg-type]
-            await asyncio.wait_for(self._loop(socket), timeout)
+            try:
+                await asyncio.wait_for(self._loop(socket), timeout)
+            finally:
+                if self._retry is not None:
+                    self._retry.cancel()
         return self.report
 
     async def _loop(self, socket: ClientConnection) -> None:
@@ -96,9 +103,8 @@ class Bot:
                     self.report.refused.append(frame)
                 await socket.send(json.dumps({"t": "state"}))
             elif kind == "error" and frame.get("code") == "rate-limited":
-                # Past the socket's frame rate the request was dropped: ask again shortly.
-                await asyncio.sleep(RATE_LIMITED_PAUSE)
-                await socket.send(json.dumps({"t": "state"}))
+                if self._retry is None or self._retry.done():
+                    self._retry = asyncio.create_task(self._ask_again(socket))
             elif "v" in frame and kind not in ("presence", "pong", "error"):
                 # The last event of each write says whose turn it is: ask for a state only
                 # then (the legal moves come with it), or when the match may be over.
@@ -115,10 +121,23 @@ class Bot:
         if self.think_seconds:
             await asyncio.sleep(self.think_seconds)
         self._pending = uuid.uuid4().hex
-        self.report.commands_sent += 1
-        await socket.send(
-            json.dumps({"t": "command", "id": self._pending, "v": match["version"], "d": command})
+        self._pending_text = json.dumps(
+            {"t": "command", "id": self._pending, "v": match["version"], "d": command}
         )
+        self.report.commands_sent += 1
+        await socket.send(self._pending_text)
+
+    async def _ask_again(self, socket: ClientConnection) -> None:
+        """Past the socket's frame rate a frame was dropped, and the error does not say
+        which: after a pause the unacknowledged command goes again under its id (a repeat is
+        answered with the first result, never played twice), or else a state is asked. The
+        errors that come meanwhile are answered by this one retry."""
+        await asyncio.sleep(RATE_LIMITED_PAUSE)
+        if self._pending is not None:
+            self.report.commands_resent += 1
+            await socket.send(self._pending_text)
+        else:
+            await socket.send(json.dumps({"t": "state"}))
 
 
 def now() -> float:

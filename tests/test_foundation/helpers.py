@@ -55,6 +55,8 @@ CONFIG_VARS = (
     "CACHO_DB_POOL_MIN",
     "CACHO_DB_POOL_MAX",
     "CACHO_DB_POOL_TIMEOUT",
+    "CACHO_LIVE_FRAME_BURST",
+    "CACHO_LIVE_FRAME_RATE",
     # mail and notices
     "EMAIL_URL",
     "SITE_URL",

@@ -54,11 +54,19 @@ def test_blank_values_count_as_unset() -> None:
         ({"CACHO_ENV": "staging"}, "CACHO_ENV"),
         ({"DEBUG": "maybe"}, "DEBUG"),
         ({"HSTS_SECONDS": "a year"}, "HSTS_SECONDS"),
+        ({"CACHO_LIVE_FRAME_BURST": "0"}, "CACHO_LIVE_FRAME_BURST"),
+        ({"CACHO_LIVE_FRAME_RATE": "fast"}, "CACHO_LIVE_FRAME_RATE"),
     ],
 )
 def test_malformed_values_are_refused(environ: dict[str, str], needle: str) -> None:
     with pytest.raises(ConfigError, match=needle):
         load(environ)
+
+
+def test_a_match_sockets_frame_limits_come_from_the_environment() -> None:
+    assert (load({}).live_frame_burst, load({}).live_frame_rate) == (60, 20)
+    tuned = load({"CACHO_LIVE_FRAME_BURST": "120", "CACHO_LIVE_FRAME_RATE": "40"})
+    assert (tuned.live_frame_burst, tuned.live_frame_rate) == (120, 40)
 
 
 def test_production_refuses_to_start_without_a_secret_key() -> None:
