@@ -13,13 +13,13 @@ beside the steps they run (take ids, never model instances; idempotent):
 * `tournaments.deliver_mail(mail_id)`, `tournaments.sweep_mail()`: outgoing mail
   (`tournaments.mail.delivery`).
 * `tournaments.notify_round_drawn(round_id)`, `tournaments.notify_ruled(dispute_id, effect)`,
-  `tournaments.deliver_notice(notice_id)`: the players' notices (`tournaments.notices`).
+  `tournaments.deliver_notices(notice_ids)`: the players' notices (`tournaments.notices`).
 """
 
 from __future__ import annotations
 
 from tournaments.mail.delivery import deliver_mail, sweep_mail
-from tournaments.notices.delivery import deliver_notice
+from tournaments.notices.delivery import deliver_notice, deliver_notices
 from tournaments.notices.triggers import notify_round_drawn, notify_ruled
 from tournaments.ratings.projection import rate_match_task
 from tournaments.seasons.projection import refresh_seasons_task
@@ -30,6 +30,7 @@ __all__ = [
     "advance_tournament",
     "deliver_mail",
     "deliver_notice",
+    "deliver_notices",
     "notify_round_drawn",
     "notify_ruled",
     "rate_match_task",

@@ -2,7 +2,7 @@
 
 `notify` runs inside the caller's transaction work: it is called from tasks queued after
 the commit of what the notice is about (a round drawn, a ruling, a turn). One notice per
-user and key (`Notice.key`), so a repeated task adds nothing; `deliver_notice` then claims
+user and key (`Notice.key`), so a repeated task adds nothing; `deliver_notices` then claims
 each chosen channel (UPDATE … WHERE its time IS NULL) before sending it, so a repeated or
 concurrent delivery sends it once: the bell's nudge over the socket, the email through the
 outgoing mail queue (`tournaments.mail`), the push to each of the player's browsers.
@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from celery import shared_task
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import Count, F, OuterRef, Subquery
 from django.utils import timezone
 
 from tournaments.notices import kinds, push
@@ -32,47 +33,60 @@ def user_group(user_id: int) -> str:
     return f"notices.user.{user_id}"
 
 
-def language_of(user_id: int) -> str:
-    """The language a user's mail and push are written in: their notice settings', else
-    their account's, else the site's."""
-    language = NoticeSettings.objects.filter(user_id=user_id).values_list("language", flat=True).first()
-    if not language:
-        from tournaments.accounts.models import Account
-
-        language = Account.objects.filter(user_id=user_id).values_list("language", flat=True).first()
-    return _spoken(language)
-
-
 def _spoken(language: str | None) -> str:
     known = {code for code, _name in settings.LANGUAGES}
     language = (language or "").split("-")[0].lower()
     return language if language in known else str(settings.LANGUAGE_CODE)
 
 
+@dataclass(frozen=True)
+class Tidings:
+    """One notice's subject told to some users: its key, words' parameters and link."""
+
+    user_ids: Iterable[int]
+    key: str
+    params: dict[str, Any]
+    link: str
+
+
 def notify(user_ids: Iterable[int], kind: str, key: str, params: dict[str, Any], link: str) -> list[int]:
     """A notice of `kind` about `key` to each user (by the channels each chose; none: no
     notice), its delivery queued after commit. The ids of the notices made now."""
-    users = sorted(set(user_ids))
-    chosen = dict(NoticeSettings.objects.filter(user_id__in=users).values_list("user_id", "choices"))
-    wanted = {user_id: kinds.channels_of(chosen.get(user_id) or {}, kind) for user_id in users}
-    wanted = {user_id: channels for user_id, channels in wanted.items() if any(channels.values())}
-    made = _create_all(wanted, kind, key, params, link)
+    return notify_all(kind, [Tidings(user_ids, key, params, link)])
+
+
+def notify_all(kind: str, tidings: Iterable[Tidings]) -> list[int]:
+    """`notify` for several subjects of one kind at once (a round drawn: a table each): the
+    players' choices read once, the notices made in one INSERT and delivered by one task."""
+    rows = [(user_id, told) for told in tidings for user_id in sorted(set(told.user_ids))]
+    chosen = dict(
+        NoticeSettings.objects.filter(user_id__in={user_id for user_id, _ in rows}).values_list(
+            "user_id", "choices"
+        )
+    )
+    wanted = [
+        (user_id, told, channels)
+        for user_id, told in rows
+        if any((channels := kinds.channels_of(chosen.get(user_id) or {}, kind)).values())
+    ]
+    made = _create_all(wanted, kind)
     if made is None:
-        made = _create_each(wanted, kind, key, params, link)
-    for notice_id in made:
-        transaction.on_commit(lambda n=notice_id: deliver_notice.delay(n))
+        made = _create_each(wanted, kind)
+    if made:
+        transaction.on_commit(lambda: deliver_notices.delay(made))
     return made
 
 
-def _create_all(
-    wanted: dict[int, dict[str, bool]], kind: str, key: str, params: dict[str, Any], link: str
-) -> list[int] | None:
+Wanted = list[tuple[int, Tidings, dict[str, bool]]]
+
+
+def _create_all(wanted: Wanted, kind: str) -> list[int] | None:
     """The notices, in one INSERT (a round drawn tells every seated player at once); None
     when one of them exists already (a repeated task, or a concurrent one) or the database
     does not answer the new rows' ids: then one by one (`_create_each`), which skips those."""
     rows = [
-        Notice(user_id=user_id, key=key, kind=kind, params=params, link=link, **channels)
-        for user_id, channels in wanted.items()
+        Notice(user_id=user_id, key=told.key, kind=kind, params=told.params, link=told.link, **channels)
+        for user_id, told, channels in wanted
     ]
     if not rows:
         return []
@@ -86,17 +100,15 @@ def _create_all(
     return [notice.pk for notice in created]
 
 
-def _create_each(
-    wanted: dict[int, dict[str, bool]], kind: str, key: str, params: dict[str, Any], link: str
-) -> list[int]:
+def _create_each(wanted: Wanted, kind: str) -> list[int]:
     made: list[int] = []
-    for user_id, channels in wanted.items():
+    for user_id, told, channels in wanted:
         try:
             with transaction.atomic():
                 notice, created = Notice.objects.get_or_create(
                     user_id=user_id,
-                    key=key,
-                    defaults={"kind": kind, "params": params, "link": link, **channels},
+                    key=told.key,
+                    defaults={"kind": kind, "params": told.params, "link": told.link, **channels},
                 )
         except IntegrityError:  # made meanwhile by a concurrent task: it delivers it
             continue
@@ -111,53 +123,80 @@ def _claim(notice_id: int, field: str) -> bool:
     )
 
 
+@shared_task(name="tournaments.deliver_notices", ignore_result=True)
+def deliver_notices(notice_ids: list[int]) -> None:
+    """Send notices by each channel their players chose, once each (idempotent): the
+    notices, the unread counts and the players' languages are read once for all of them
+    (a round drawn delivers a notice per seated player); each channel is claimed per notice."""
+    notices = list(Notice.objects.filter(pk__in=notice_ids).order_by("pk"))
+    announced = [notice for notice in notices if notice.in_app and _claim(notice.pk, "announced_at")]
+    if announced:
+        _announce(announced)
+    writing = [notice for notice in notices if notice.email or notice.push]
+    users = _readers({notice.user_id for notice in writing}) if writing else {}
+    for notice in writing:
+        user = users.get(notice.user_id)
+        if user is None:
+            continue
+        if notice.email:
+            _email(notice, user)
+        if notice.push and _claim(notice.pk, "pushed_at") and push.enabled():
+            push.send_to_user(notice.user_id, notice, user.language)
+
+
 @shared_task(name="tournaments.deliver_notice", ignore_result=True)
 def deliver_notice(notice_id: int) -> None:
-    """Send a notice by each channel its player chose, once each (idempotent)."""
-    notice = Notice.objects.filter(pk=notice_id).first()
-    if notice is None:
-        return
-    # The player's language, read once for the channels that write words (mail, push) and
-    # only when one of them does: a round drawn delivers a notice per seated player.
-    known: dict[str, str] = {}
-    if notice.in_app and _claim(notice.pk, "announced_at"):
-        _announce(notice)
-    if notice.email:
-        _email(notice, known)
-    if notice.push and _claim(notice.pk, "pushed_at") and push.enabled():
-        language = known["language"] if "language" in known else language_of(notice.user_id)
-        push.send_to_user(notice.user_id, notice, language)
+    """One notice (`deliver_notices`): the task name queued before deliveries were batched."""
+    deliver_notices([notice_id])
 
 
-def _announce(notice: Notice) -> None:
-    """A nudge to the player's open pages (the bell reads the list again): at most once,
+def _readers(user_ids: set[int]) -> dict[int, Any]:
+    """The users by id, each with `language`: the one their mail and push are written in
+    (their notice settings', else their account's, else the site's), in one query."""
+    chosen = NoticeSettings.objects.filter(user_id=OuterRef("pk")).values("language")[:1]
+    users = (
+        get_user_model()
+        .objects.filter(pk__in=user_ids)
+        .annotate(notice_language=Subquery(chosen), account_language=F("account__language"))
+    )
+    for user in users:
+        user.language = _spoken(user.notice_language or user.account_language)
+    return {user.pk: user for user in users}
+
+
+def _announce(notices: list[Notice]) -> None:
+    """A nudge to each player's open pages (the bell reads the list again): at most once,
     as every channel-layer notice; the list is the truth."""
     from cacho.services import notices as layer
 
-    unread = Notice.objects.filter(user_id=notice.user_id, in_app=True, read_at__isnull=True).count()
-    group = user_group(notice.user_id)
-    layer.send(
-        group, {"type": "notice.new", "group": group, "id": notice.pk, "kind": notice.kind, "unread": unread}
+    unread = dict(
+        Notice.objects.filter(
+            user_id__in={notice.user_id for notice in notices}, in_app=True, read_at__isnull=True
+        )
+        .values("user_id")
+        .annotate(count=Count("pk"))
+        .values_list("user_id", "count")
     )
+    for notice in notices:
+        group = user_group(notice.user_id)
+        layer.send(
+            group,
+            {
+                "type": "notice.new",
+                "group": group,
+                "id": notice.pk,
+                "kind": notice.kind,
+                "unread": unread.get(notice.user_id, 0),
+            },
+        )
 
 
-def _email(notice: Notice, known: dict[str, str]) -> None:
+def _email(notice: Notice, user: Any) -> None:
     """Through the outgoing mail queue, in the claiming transaction: the claim and the
-    queued message commit together (its own task sends it, with retries). The player's
-    language (`language_of`) is read with the account, and kept in `known`."""
+    queued message commit together (its own task sends it, with retries)."""
     from tournaments.mail import send_mail_after_commit, site_url
 
-    chosen = NoticeSettings.objects.filter(user_id=OuterRef("pk")).values("language")[:1]
-    user = (
-        get_user_model()
-        .objects.filter(pk=notice.user_id)
-        .annotate(notice_language=Subquery(chosen), account_language=F("account__language"))
-        .first()
-    )
-    if user is None:
-        return
-    language = known["language"] = _spoken(user.notice_language or user.account_language)
-    title, body = kinds.words(notice.kind, notice.params, language)
+    title, body = kinds.words(notice.kind, notice.params, user.language)
     with transaction.atomic():
         if not _claim(notice.pk, "emailed_at"):
             return
@@ -167,4 +206,4 @@ def _email(notice: Notice, known: dict[str, str]) -> None:
             "link": site_url(notice.link) if notice.link else "",
             "settings_link": site_url("/me/notices/"),
         }
-        send_mail_after_commit("notice", user, context, language)
+        send_mail_after_commit("notice", user, context, user.language)

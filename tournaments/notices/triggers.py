@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from tournaments.models import Dispute, Entry, EntryMember, Round, Table, TableSeat, Tournament
 from tournaments.notices import kinds
-from tournaments.notices.delivery import notify
+from tournaments.notices.delivery import Tidings, notify, notify_all
 
 STARTS_SOON = dt.timedelta(minutes=15)
 
@@ -48,7 +48,6 @@ def notify_round_drawn(round_id: int) -> int:
     rnd = Round.objects.select_related("tournament").filter(pk=round_id).first()
     if rnd is None:
         return 0
-    made = 0
     tables = list(
         Table.objects.filter(round=rnd, status=Table.PLAYING, match_id__isnull=False, physical=False)
     )
@@ -59,18 +58,21 @@ def notify_round_drawn(round_id: int) -> int:
     for table_id, entry_id in seats.values_list("table_id", "entry_id"):
         seated[table_id].append(entry_id)
     users_of = _users_of(e for entries in seated.values() for e in entries)
-    for table in tables:
-        users = {entry: users_of[entry] for entry in seated[table.pk]}
-        params = {
-            "tournament": rnd.tournament_id,
-            "tournament_name": rnd.tournament.name,
-            "round": rnd.number,
-            "table": table.number,
-        }
-        link = reverse("frontend:match", args=[str(table.match_id)])
-        everyone = set().union(*users.values()) if users else set()
-        made += len(notify(everyone, kinds.TABLE_READY, f"table-ready:{table.pk}", params, link))
-    return made
+    tidings = [
+        Tidings(
+            {user for entry in seated[table.pk] for user in users_of[entry]},
+            f"table-ready:{table.pk}",
+            {
+                "tournament": rnd.tournament_id,
+                "tournament_name": rnd.tournament.name,
+                "round": rnd.number,
+                "table": table.number,
+            },
+            reverse("frontend:match", args=[str(table.match_id)]),
+        )
+        for table in tables
+    ]
+    return len(notify_all(kinds.TABLE_READY, tidings))
 
 
 def ruled_after_commit(dispute_id: int, effect: str) -> None:

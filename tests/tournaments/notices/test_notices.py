@@ -77,6 +77,11 @@ def test_a_drawn_round_tells_each_seated_player_in_the_app_and_by_email(
     evening.client("dani").put(
         "/api/me/notice-settings", {"choices": {"table-ready": nothing}}, format="json"
     )
+    everything = {"in_app": True, "email": True, "push": False}
+    in_spanish = evening.client("caro", "es").put(
+        "/api/me/notice-settings", {"choices": {"table-ready": everything}}, format="json"
+    )
+    assert in_spanish.status_code == 200, in_spanish.json()
 
     start_tournament(evening.tournament.pk, evening.organiser)
 
@@ -96,8 +101,9 @@ def test_a_drawn_round_tells_each_seated_player_in_the_app_and_by_email(
     assert f"http://testserver/matches/{table.match_id}/" in mail.links()
     assert f"http://testserver/matches/{table.match_id}/" in mail.html
 
-    # beto chose the bell only, dani nothing at all; caro keeps the defaults.
-    mailbox.wait_for("caro@example.org")
+    # beto chose the bell only, dani nothing at all; caro chose in Spanish, and hears so.
+    [caro_mail] = mailbox.wait_for("caro@example.org")
+    assert caro_mail.subject == "Tu próxima mesa está lista"
     assert evening.client("beto").get("/api/me/notices").json()["unread"] == 1
     assert mailbox.to("beto@example.org") == []
     assert not Notice.objects.filter(user=evening.players["dani"]).exists()
@@ -119,10 +125,16 @@ def test_a_drawn_round_tells_each_seated_player_in_the_app_and_by_email(
     read = evening.client("ana").post("/api/me/notices/read", {"all": True}, format="json")
     assert read.json() == {"unread": 0}
 
-    # The same round told again (a repeated task) adds nothing.
+    # The same round told again (a repeated task) adds nothing, and delivering its notices
+    # again sends no channel twice.
+    from tournaments.mail.models import OutgoingMail
+    from tournaments.notices.delivery import deliver_notices
     from tournaments.notices.triggers import notify_round_drawn
 
     assert notify_round_drawn(table.round_id) == 0
+    queued = OutgoingMail.objects.count()
+    deliver_notices(list(Notice.objects.values_list("pk", flat=True)))
+    assert OutgoingMail.objects.count() == queued
 
 
 def test_a_hidden_tab_hears_its_turn_by_push(evening: Evening, push_server: PushServer) -> None:
