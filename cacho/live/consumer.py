@@ -59,6 +59,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     state_memo: tuple[int, Any, str] | None = None
     talk_side: SocketTalk | None = None  # table talk (cacho.live.talk), made on first use
     disconnected = False  # `disconnect` ran: the socket's presence and membership are ended
+    client_gone = False  # a send met the client gone: the socket ends, its frame did not fail
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """As AsyncConsumer's, but group messages come from the process's hub (cacho.live.hub)
@@ -163,6 +164,8 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         try:
             await self._handle(frame)
         except Exception:  # a bad frame costs its sender an error frame, never the socket
+            if self.client_gone:
+                raise
             logger.exception("frame failed on match %s", self.match_id)
             await self._send(error_frame("server-error", "the server could not handle this frame"))
 
@@ -234,6 +237,15 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         return self.talk_side
 
     # ---------------------------------------------------------------- sending
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except OSError:  # the server's word for a client gone (uvicorn's ClientDisconnected)
+            self.client_gone = True
+            raise
 
     async def _send(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=reads.dumps(frame))

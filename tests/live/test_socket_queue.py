@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from typing import Any
 
 import pytest
@@ -41,10 +42,12 @@ async def test_the_client_is_read_one_message_at_a_time_and_its_failure_ends_the
 
 @pytest.mark.sqlite_too
 @pytest.mark.usefixtures("committed_db")
-def test_a_client_gone_while_its_frame_is_answered_leaves_the_table(settings: Any) -> None:
+def test_a_client_gone_while_its_frame_is_answered_leaves_the_table(
+    settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     """The send of a reply meets the client gone (uvicorn's ClientDisconnected) before the
-    reader hands over its `websocket.disconnect`: the seat's presence still ends, and the
-    other sockets are told."""
+    reader hands over its `websocket.disconnect`: the seat's presence still ends, the other
+    sockets are told, and nothing is logged as a failure."""
     from django.contrib.auth import get_user_model
     from uvicorn.protocols.utils import ClientDisconnected
 
@@ -86,6 +89,8 @@ def test_a_client_gone_while_its_frame_is_answered_leaves_the_table(settings: An
                 return
             announced.append(notice["presence"]["players"])
 
-    asyncio.run(scenario())
+    with caplog.at_level(logging.WARNING, logger="cacho.live"):
+        asyncio.run(scenario())
     assert reads.presence(str(match.pk))["players"] == []
     assert announced == [["ana"], []]  # at the table, then gone
+    assert caplog.records == []
