@@ -444,6 +444,38 @@ def check_swiss_repeats(run: Run) -> None:
             previous += seatings
 
 
+def check_standings_equal_a_rebuild(run: Run) -> None:
+    """The standings rows kept up table by table (only what changed is written again) are
+    those a rebuild from nothing writes."""
+    from tournaments.services.standings import write_standings
+
+    def stored() -> list[tuple[Any, ...]]:
+        rows = StandingRow.objects.filter(tournament=run.tournament).order_by("stage", "position")
+        return list(rows.values_list(*STANDING_COLUMNS))
+
+    kept = stored()
+    assert kept
+    StandingRow.objects.filter(tournament=run.tournament).delete()
+    write_standings(run.tournament)
+    assert stored() == kept
+
+
+STANDING_COLUMNS = (
+    "stage",
+    "group",
+    "position",
+    "rank",
+    "entry_id",
+    "played",
+    "points",
+    "values",
+    "tiebreak",
+    "tiebreak_reason",
+    "tiebreak_against_id",
+    "tiebreak_values",
+)
+
+
 @pytest.mark.parametrize(("ruleset", "plan", "size"), CASES)
 def test_a_tournament_finishes_and_crowns_its_champion_everywhere(
     ruleset: str, plan: list[dict[str, Any]], size: int
@@ -458,4 +490,5 @@ def test_a_tournament_finishes_and_crowns_its_champion_everywhere(
     check_champion_everywhere(run)
     check_withdrawn_gain_nothing(run)
     check_swiss_repeats(run)
+    check_standings_equal_a_rebuild(run)
     assert log.verify_chain(run.pk)[0]
