@@ -445,8 +445,8 @@ def check_swiss_repeats(run: Run) -> None:
 
 
 def check_standings_equal_a_rebuild(run: Run) -> None:
-    """The standings rows kept up table by table (only what changed is written again) are
-    those a rebuild from nothing writes."""
+    """The standings rows, written again after each table as the tournament was played,
+    are those a rebuild from nothing writes once it is over."""
     from tournaments.services.standings import write_standings
 
     def stored() -> list[tuple[Any, ...]]:

@@ -146,7 +146,8 @@ def deliver_notices(notice_ids: list[int]) -> None:
 
 @shared_task(name="tournaments.deliver_notice", ignore_result=True)
 def deliver_notice(notice_id: int) -> None:
-    """One notice (`deliver_notices`): the task name queued before deliveries were batched."""
+    """One notice by id (`deliver_notices`): the name stays registered for the tasks a
+    broker holds under it."""
     deliver_notices([notice_id])
 
 
