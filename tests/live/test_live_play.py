@@ -322,7 +322,7 @@ def test_bots_finish_a_match_on_sockets_held_to_a_few_frames_a_second(
     seats = ("ana", "beto")
     match = _new_match("dudo", seats)
     cookies = {name: session_cookie(name) for name in seats}
-    with serve({**env, "CACHO_LIVE_FRAME_BURST": "2", "CACHO_LIVE_FRAME_RATE": "6"}, tmp_path) as server:
+    with serve({**env, "CACHO_LIVE_FRAME_BURST": "2", "CACHO_LIVE_FRAME_RATE": "12"}, tmp_path) as server:
         url = ws_url(server, match.pk)
         bots = [
             Bot(url, headers=cookies[name], origin=origin_of(url), seed=i) for i, name in enumerate(seats)
