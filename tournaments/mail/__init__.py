@@ -12,6 +12,6 @@ rendered in the recipient's language ({% translate %}: Spanish and English).
 docs/accounts.md describes the setting (`EMAIL_URL`) and the rules.
 """
 
-from tournaments.mail.outbox import UNVERIFIED_KINDS, send_mail_after_commit, site_url
+from tournaments.mail.outbox import UNVERIFIED_KINDS, send_mail_after_commit, site_url, spoken
 
-__all__ = ["UNVERIFIED_KINDS", "send_mail_after_commit", "site_url"]
+__all__ = ["UNVERIFIED_KINDS", "send_mail_after_commit", "site_url", "spoken"]

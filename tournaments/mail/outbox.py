@@ -20,14 +20,18 @@ def site_url(path: str) -> str:
     return f"{settings.CACHO_SITE_URL}/{path.lstrip('/')}"
 
 
+def spoken(language: str | None) -> str:
+    """The site's language that `language` names (`es-BO` → `es`), else the site's own."""
+    code = (language or "").split("-")[0].lower()
+    return code if code in {known for known, _name in settings.LANGUAGES} else str(settings.LANGUAGE_CODE)
+
+
 def _language(language: str | None, user: Any = None) -> str:
-    known = {code for code, _ in settings.LANGUAGES}
     if language is None and user is not None:
         from tournaments.accounts.models import Account
 
         language = Account.objects.filter(user=user).values_list("language", flat=True).first()
-    language = (language or "").split("-")[0].lower()
-    return language if language in known else str(settings.LANGUAGE_CODE)
+    return spoken(language)
 
 
 def _verified(address: str) -> bool:

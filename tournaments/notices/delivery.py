@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from celery import shared_task
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, OuterRef, Subquery
 from django.utils import timezone
 
+from tournaments.mail import spoken
 from tournaments.notices import kinds, push
 from tournaments.notices.models import Notice, NoticeSettings
 
@@ -31,12 +31,6 @@ logger = logging.getLogger(__name__)
 def user_group(user_id: int) -> str:
     """The channel-layer group of a user's notices sockets (`/ws/notices/`)."""
     return f"notices.user.{user_id}"
-
-
-def _spoken(language: str | None) -> str:
-    known = {code for code, _name in settings.LANGUAGES}
-    language = (language or "").split("-")[0].lower()
-    return language if language in known else str(settings.LANGUAGE_CODE)
 
 
 @dataclass(frozen=True)
@@ -161,7 +155,7 @@ def _readers(user_ids: set[int]) -> dict[int, Any]:
         .annotate(notice_language=Subquery(chosen), account_language=F("account__language"))
     )
     for user in users:
-        user.language = _spoken(user.notice_language or user.account_language)
+        user.language = spoken(user.notice_language or user.account_language)
     return {user.pk: user for user in users}
 
 
