@@ -19,7 +19,16 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.timing import best_of
-from cacho.engine.bidding import RULESETS, Event, decide, evolve, initial_state, replay, start_match
+from cacho.engine.bidding import (
+    RULESETS,
+    Event,
+    decide,
+    evolve,
+    initial_state,
+    legal_actions,
+    replay,
+    start_match,
+)
 from cacho.engine.bidding.bots import random_command
 from cacho.engine.bidding.commands import Command
 from cacho.engine.bidding.serialization import event_to_dict
@@ -57,6 +66,18 @@ def throughput(games: list[tuple[list[Command], list[Event]]]) -> tuple[int, flo
     return actions, time.perf_counter() - start
 
 
+def mid_round_states(games: list[tuple[list[Command], list[Event]]]) -> list[tuple[Any, str]]:
+    """(state, player on turn) after every event of the games that leaves a round in play."""
+    found = []
+    for _, events in games:
+        state = initial_state(events[0])  # type: ignore[arg-type]
+        for event in events[1:]:
+            state = evolve(state, event)
+            if state.round is not None and state.phase != "over" and state.paused is None:
+                found.append((state, state.config.players[state.round.to_act]))
+    return found
+
+
 def trivial_fold(plain: list[dict[str, Any]]) -> dict[str, Any]:
     return reduce(
         lambda state, event: {**state, "version": state["version"] + 1, "last": event["type"]},
@@ -67,6 +88,7 @@ def trivial_fold(plain: list[dict[str, Any]]) -> dict[str, Any]:
 
 def main() -> list[str]:
     lines = ["== bidding engine (6 players, random legal play) =="]
+    offered: list[tuple[Any, str]] = []
     for ruleset in RULESETS:
         games = [random_game(ruleset, seed) for seed in range(20)]
         actions, seconds = throughput(games)
@@ -74,6 +96,13 @@ def main() -> list[str]:
             f"{ruleset:>13}: {actions / seconds:>9,.0f} actions/s decided+applied "
             f"({actions} actions in {seconds:.2f} s, {seconds / actions * 1e6:.1f} us/action)"
         )
+        offered += mid_round_states(games[:3])
+    # What a player on turn is offered (their view's `legal`, the bot's choice).
+    legal_s = best_of(20, lambda: [legal_actions(state, player) for state, player in offered])
+    lines.append(
+        f"legal_actions of the player on turn: {legal_s / len(offered) * 1e6:.1f} us "
+        f"(best of 20 over {len(offered)} mid-round states of every ruleset)"
+    )
     # a 300-action match: the events of the first long game, cut at 300 events
     seed = 0
     while True:  # long rounds: bots that mostly raise

@@ -6,6 +6,7 @@ with a stable code and leaves nothing changed (the state is immutable).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from cacho.engine.bidding.bids import Bid, check_opening, check_raise
@@ -48,13 +49,13 @@ from cacho.engine.errors import RuleError
 from cacho.engine.timers import turn_seconds
 from cacho.engine.undo import Undo
 
+# The commands a player may be offered besides a bid (`refusal`).
+Answer = CallDudo | CallCalza | AnnouncePaso | AnnounceSalpicon | DenySalpicon | Abandon
+
 
 def decide(state: MatchState, command: Command) -> list[Event]:
     """A player's (or the server's) command; a referee's ruling is `rulings.decide`'s."""
-    if state.paused is not None and not isinstance(command, StartRound):
-        raise RuleError("match-paused", f"the match is paused: {state.paused}")
-    if state.phase == "over":
-        raise RuleError("match-over", "the match is over")
+    _check_open(state, command)
     if isinstance(command, StartRound):
         return [_start_round(state, command)]
     if isinstance(command, Abandon):
@@ -68,6 +69,26 @@ def decide(state: MatchState, command: Command) -> list[Event]:
             raise RuleError("timeout-at-physical-table", "a physical table has no clock: nobody times out")
         return _time_out(state, command)
     return _act(state, command, timed_out=False)
+
+
+def _check_open(state: MatchState, command: Command) -> None:
+    if state.paused is not None and not isinstance(command, StartRound):
+        raise RuleError("match-paused", f"the match is paused: {state.paused}")
+    if state.phase == "over":
+        raise RuleError("match-over", "the match is over")
+
+
+def refusal(state: MatchState, command: Answer) -> RuleError | None:
+    """Why `decide` refuses `command` (None: it takes it), found by the very checks
+    `decide` runs before it builds an event, without resolving the round: what the table
+    offers a player (`legal_actions`) is asked here, so the hint and the judge never
+    disagree, and a dudo offered costs no reveal."""
+    try:
+        _check_open(state, command)
+        _ANSWER_CHECKS[type(command)](state, command.player)
+    except RuleError as error:
+        return error
+    return None
 
 
 # --- turns -------------------------------------------------------------------
@@ -234,10 +255,15 @@ def _refuse_while_salpicon_pending(current: RoundState, what: str) -> None:
         raise RuleError("must-answer-salpicon", f"after a salpicón, raise or deny it; no {what}")
 
 
-def _dudo(state: MatchState, command: CallDudo, timed_out: bool) -> RoundResolved:
-    seat, current = _on_turn(state, command.player)
+def _dudo_checks(state: MatchState, player: str) -> tuple[int, RoundState, Bid, int]:
+    seat, current = _on_turn(state, player)
     bid, bidder = _standing_bid(current)
     _refuse_while_salpicon_pending(current, "dudo")
+    return seat, current, bid, bidder
+
+
+def _dudo(state: MatchState, command: CallDudo, timed_out: bool) -> RoundResolved:
+    seat, current, bid, bidder = _dudo_checks(state, command.player)
     last = current.last_action
     if last is not None and last.kind == "paso":
         passer = last.seat
@@ -299,20 +325,25 @@ def calza_threshold_refusal(state: MatchState) -> RuleError | None:
     return None
 
 
-def _calza(state: MatchState, command: CallCalza) -> RoundResolved:
-    seat = _live_seat(state, command.player)
+def _calza_checks(state: MatchState, player: str) -> tuple[int, RoundState]:
+    seat = _live_seat(state, player)
     current = _current_round(state)
-    refusal = calza_refusal(state, current, seat)
-    if refusal is not None:
-        raise refusal
+    refused = calza_refusal(state, current, seat)
+    if refused is not None:
+        raise refused
+    return seat, current
+
+
+def _calza(state: MatchState, command: CallCalza) -> RoundResolved:
+    seat, current = _calza_checks(state, command.player)
     bid, bidder = _standing_bid(current)
     counted = counted_positions(state.rules, current.mode, current.dice, bid.face)
     change = 1 if _total(counted) == bid.quantity else -state.rules.calza_penalty
     return _resolve(state, current, "calza", seat, bidder, bid, counted, {seat: change}, seat, None, False)
 
 
-def _paso(state: MatchState, command: AnnouncePaso) -> PasoAnnounced:
-    seat, current = _on_turn(state, command.player)
+def _paso_checks(state: MatchState, player: str) -> tuple[int, RoundState]:
+    seat, current = _on_turn(state, player)
     if not state.rules.has_paso:
         raise RuleError("action-not-in-ruleset", f"{state.rules.ruleset} has no paso")
     _standing_bid(current)
@@ -320,13 +351,18 @@ def _paso(state: MatchState, command: AnnouncePaso) -> PasoAnnounced:
         raise RuleError("paso-in-obligado", "no paso in an obligado round")
     if seat in current.pasos:
         raise RuleError("paso-already-used", "a player passes once a round")
+    return seat, current
+
+
+def _paso(state: MatchState, command: AnnouncePaso) -> PasoAnnounced:
+    seat, current = _paso_checks(state, command.player)
     return PasoAnnounced(
         player=command.player, deadline=_after_action_deadline(state, current, seat, command.at, False)
     )
 
 
-def _salpicon(state: MatchState, command: AnnounceSalpicon) -> SalpiconAnnounced:
-    seat, current = _on_turn(state, command.player)
+def _salpicon_checks(state: MatchState, player: str) -> tuple[int, RoundState]:
+    seat, current = _on_turn(state, player)
     if not state.rules.has_salpicon:
         raise RuleError("action-not-in-ruleset", f"{state.rules.ruleset} has no salpicón")
     _standing_bid(current)
@@ -334,18 +370,27 @@ def _salpicon(state: MatchState, command: AnnounceSalpicon) -> SalpiconAnnounced
         raise RuleError("salpicon-already-announced", "one salpicón a round")
     if state.dice_counts[seat] != MAX_DICE:
         raise RuleError("salpicon-needs-five-dice", "a salpicón needs all 5 dice")
+    return seat, current
+
+
+def _salpicon(state: MatchState, command: AnnounceSalpicon) -> SalpiconAnnounced:
+    seat, current = _salpicon_checks(state, command.player)
     return SalpiconAnnounced(
         player=command.player, deadline=_after_action_deadline(state, current, seat, command.at, False)
     )
 
 
-def _deny(state: MatchState, command: DenySalpicon, timed_out: bool) -> RoundResolved:
-    seat, current = _on_turn(state, command.player)
+def _deny_checks(state: MatchState, player: str) -> tuple[int, RoundState, int]:
+    seat, current = _on_turn(state, player)
     if not state.rules.has_salpicon:
         raise RuleError("action-not-in-ruleset", f"{state.rules.ruleset} has no salpicón")
     if not current.salpicon_pending or current.salpicon_by is None:
         raise RuleError("no-salpicon-to-deny", "there is no salpicón to deny")
-    announcer = current.salpicon_by
+    return seat, current, current.salpicon_by
+
+
+def _deny(state: MatchState, command: DenySalpicon, timed_out: bool) -> RoundResolved:
+    seat, current, announcer = _deny_checks(state, command.player)
     holds = salpicon_claim_holds(current.dice[announcer])
     loser = seat if holds else announcer
     return _resolve(
@@ -413,11 +458,16 @@ def _abandoned_round_direction(state: MatchState, current: RoundState, command: 
     return given
 
 
+def _abandon_checks(state: MatchState, player: str) -> tuple[int, RoundState]:
+    # The direction a record may state is checked with the rest of the abandonment:
+    # an abandonment offered to a player states none.
+    return _live_seat(state, player), _current_round(state)
+
+
 def _abandon(state: MatchState, command: Abandon) -> PlayerAbandoned:
     """The leaver's dice leave the table and the round restarts (§9). The service
     starts every round as soon as the last one resolves, so there is always one."""
-    seat = _live_seat(state, command.player)
-    current = _current_round(state)
+    seat, current = _abandon_checks(state, command.player)
     direction = _abandoned_round_direction(state, current, command)
     counts = list(state.dice_counts)
     lost = counts[seat]
@@ -559,3 +609,14 @@ def _resolve(
         timed_out=timed_out,
         counted=matched,
     )
+
+
+# The answers a player may be offered, each with the checks its `decide` runs first.
+_ANSWER_CHECKS: dict[type, Callable[[MatchState, str], object]] = {
+    CallDudo: _dudo_checks,
+    CallCalza: _calza_checks,
+    AnnouncePaso: _paso_checks,
+    AnnounceSalpicon: _salpicon_checks,
+    DenySalpicon: _deny_checks,
+    Abandon: _abandon_checks,
+}

@@ -1,6 +1,7 @@
 """`legal_actions(state, player)`: what the table offers a player right now.
 
-Legality is asked of `decide` itself, so the hint and the judge never disagree.
+Legality is asked of the checks `decide` itself runs (`decide.refusal`), so the hint and
+the judge never disagree.
 """
 
 from __future__ import annotations
@@ -15,19 +16,9 @@ from cacho.engine.bidding.commands import (
     CallCalza,
     CallDudo,
     DenySalpicon,
-    PlayerCommand,
 )
-from cacho.engine.bidding.decide import decide, right_after_aces_opening
+from cacho.engine.bidding.decide import Answer, refusal, right_after_aces_opening
 from cacho.engine.bidding.state import MatchState
-from cacho.engine.errors import RuleError
-
-
-def _allowed(state: MatchState, command: PlayerCommand) -> bool:
-    try:
-        decide(state, command)
-    except RuleError:
-        return False
-    return True
 
 
 def idle(player: str) -> dict[str, Any]:
@@ -63,17 +54,14 @@ def legal_actions(state: MatchState, player: str) -> dict[str, Any]:
             legal["bid_maximums"] = {face: None if span is None else span[1] for face, span in ranges.items()}
         if current.bid is None and state.rules.starter_chooses_direction:
             legal["directions"] = ["cw", "ccw"]
-    candidates: list[tuple[str, PlayerCommand]] = [
+    candidates: list[tuple[str, Answer]] = [
         ("dudo", CallDudo(player)),
         ("calza", CallCalza(player)),
         ("paso", AnnouncePaso(player)),
         ("salpicon", AnnounceSalpicon(player)),
         ("deny", DenySalpicon(player)),
+        ("abandon", Abandon(player)),
     ]
-    for name, command in candidates:
-        if _allowed(state, command):
-            actions.append(name)
-    if _allowed(state, Abandon(player)):
-        actions.append("abandon")
+    actions += [name for name, command in candidates if refusal(state, command) is None]
     legal["actions"] = actions
     return legal

@@ -36,6 +36,7 @@ from cacho.engine.bidding import (
 )
 from cacho.engine.bidding.bots import random_command
 from cacho.engine.bidding.commands import Abandon, AnnouncePaso, AnnounceSalpicon, Command, TimeOut
+from cacho.engine.bidding.decide import refusal
 from cacho.engine.bidding.events import PlayerAbandoned
 from cacho.engine.bidding.state import Direction, next_live
 from cacho.engine.bidding.view import may_see_own_dice
@@ -187,6 +188,44 @@ def test_a_starter_leaving_before_opening_is_replaced_in_the_written_direction(
     for index, leaver, counts, starter in checks:
         direction = rounds[index].get("direction", "cw")
         assert starter == players[next_live(counts, leaver, direction)]
+
+
+ANSWERS = {
+    "dudo": CallDudo,
+    "calza": CallCalza,
+    "paso": AnnouncePaso,
+    "salpicon": AnnounceSalpicon,
+    "deny": DenySalpicon,
+    "abandon": Abandon,
+}
+
+
+@FAST
+@given(games(), st.floats(min_value=0.0, max_value=0.1))
+def test_the_actions_offered_are_exactly_those_decide_takes(
+    game: tuple[Any, ...], abandon_rate: float
+) -> None:
+    """`legal_actions` asks `decide`'s own checks, not `decide`: whatever the state and the
+    player (on turn or not, out, a stranger), an answer is offered exactly when `decide`
+    takes it, and `refusal` gives the code `decide` raises."""
+    ruleset, options, players, seed = game
+    for _before, _command, _events, state in play(ruleset, options, players, seed, abandon_rate=abandon_rate):
+        for player in [*players, "nobody"]:
+            offered = set(legal_actions(state, player)["actions"])
+            for name, kind in ANSWERS.items():
+                command = kind(player)
+                try:
+                    decide(state, command)
+                    raised = None
+                except RuleError as error:
+                    raised = error.code
+                refused = refusal(state, command)
+                assert (None if refused is None else refused.code) == raised, (name, player)
+                live = state.phase != "over" and state.paused is None and state.round is not None
+                if live and player in players and state.dice_counts[players.index(player)] > 0:
+                    assert (name in offered) == (raised is None), (name, player, raised)
+                else:
+                    assert not offered
 
 
 def _random_commands(state: MatchState, rng: random.Random) -> list[Command]:
