@@ -73,6 +73,8 @@ class Config:
     # One match socket's frames (docs/security.md): a burst, then so many a second.
     live_frame_burst: int = 60
     live_frame_rate: int = 20
+    # A match's projections (lists, the admin) are written at most once this many seconds.
+    projection_hold: float = 2.0
     # A Celery worker touches this file once ready and removes it on shutdown (the readiness
     # probe of a process without HTTP: `test -f`).
     worker_ready_file: Path | None = None
@@ -254,6 +256,19 @@ def _positive(environ: Mapping[str, str], name: str, default: int) -> int:
     return value
 
 
+def _seconds(environ: Mapping[str, str], name: str, default: float) -> float:
+    value = _get(environ, name)
+    if value is None:
+        return default
+    try:
+        seconds = float(value)
+    except ValueError as exc:
+        raise ConfigError(f"{name}={value!r} is not a number of seconds") from exc
+    if not 0 <= seconds <= 3600:
+        raise ConfigError(f"{name}={value}: expected seconds from 0 to 3600")
+    return seconds
+
+
 def _list(environ: Mapping[str, str], name: str) -> tuple[str, ...] | None:
     value = _get(environ, name)
     if value is None:
@@ -340,6 +355,7 @@ def load(environ: Mapping[str, str]) -> Config:
         metrics_port=_int(environ, "CACHO_METRICS_PORT", 0) or None,
         live_frame_burst=_positive(environ, "CACHO_LIVE_FRAME_BURST", 60),
         live_frame_rate=_positive(environ, "CACHO_LIVE_FRAME_RATE", 20),
+        projection_hold=_seconds(environ, "CACHO_PROJECTION_HOLD", 2.0),
         vapid_public_key=_get(environ, "VAPID_PUBLIC_KEY") or "",
         vapid_private_key=_get(environ, "VAPID_PRIVATE_KEY") or "",
         vapid_subject=_get(environ, "VAPID_SUBJECT") or "mailto:admin@localhost",

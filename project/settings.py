@@ -392,6 +392,9 @@ CACHO_RATES_REDIS = CONFIG.redis_url  # shared by every process; None: counted i
 # second; past it each frame gets one `rate-limited` error frame and nothing else.
 CACHO_LIVE_FRAME_RATE = float(CONFIG.live_frame_rate)
 CACHO_LIVE_FRAME_BURST = CONFIG.live_frame_burst
+# A match's projections (lists, the admin; not live play) are written at most once this
+# many seconds, and lag by at most that (cacho.services.after_commit).
+CACHO_PROJECTION_HOLD = CONFIG.projection_hold
 # A socket further behind than this many events gets one state frame instead of the events.
 CACHO_LIVE_CATCH_UP_EVENTS = 20
 # Seconds between two checks that the channel layer's Redis is the same server (cacho.live.layer_watch).

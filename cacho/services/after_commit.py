@@ -6,12 +6,16 @@ None of it can undo the commit: each part's failure is logged, and each has a wa
 turn whose timer was lost, listeners have their own sweeps).
 
 Blocking work goes to the dispatch thread (services.dispatch), held back so that a newer
-version of the same match replaces it: projections lag by at most PROJECTION_HOLD (they
-serve lists, the admin and rebuild checks; live play and standings read the log), and at
-a quarter of a second a busy table costs four upserts a second, not twenty. A turn's
-Celery timer needs to reach the broker well before its deadline, not at once: held
-TIMER_HOLD (less when the deadline is nearer), a turn played within it never costs a
-broker publish (more CPU than the append); the sweep covers a process that dies meanwhile.
+version of the same match replaces it. A match's projections are written by a process at
+most once every `CACHO_PROJECTION_HOLD` seconds (2 by default) and lag by at most that (a
+replacement keeps the pending write's time; the last one of a finished match is not
+held): they serve lists (the lobby's, refreshed every 15 s), the admin and rebuild checks,
+while live play and standings read the log. Each write is a commit of its own and the
+engine's spectator view, so a table moving every second costs a process at most one
+every two seconds, not one a move. A turn's Celery timer needs to reach the broker well
+before its deadline, not at once: held TIMER_HOLD (less when the deadline is nearer), a
+turn played within it never costs a broker publish (more CPU than the append); the sweep
+covers a process that dies meanwhile.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from cacho.eventlog import projections, snapshots
 from cacho.eventlog.store import AppendedEvent, Head
 from cacho.observability import metrics
 from cacho.process.clock import now_ms
+from cacho.process.hot_settings import setting
 from cacho.services import bot_turns, deadlines, finished, notices, turns
 from cacho.services.dispatch import DISPATCH, Queued
 from cacho.services.presentation import wire_event
@@ -35,7 +40,6 @@ from cacho.services.state_cache import STATES, Cached
 
 logger = logging.getLogger(__name__)
 
-PROJECTION_HOLD = 0.25
 TIMER_HOLD = 2.0
 
 
@@ -60,7 +64,9 @@ def run(done: Committed) -> None:
     queued: list[Queued] = []  # for the dispatch thread, handed over together
     if databases.postgresql():
         # Off the caller's thread (its own connection); a newer version replaces it.
-        queued.append((partial(project, done), ("project", head.key), "projections", PROJECTION_HOLD))
+        written_within = 0.0 if done.finished else setting("CACHO_PROJECTION_HOLD", 2.0)
+        projection = partial(project, done)
+        queued.append(Queued(projection, ("project", head.key), "projections", written_within, restart=False))
     else:  # SQLite allows one writer: no second writing thread in embedded mode
         _logged(partial(project, done), "projection update")
     notices.publish(head, [wire_event(event) for event in done.events])
@@ -70,7 +76,7 @@ def run(done: Committed) -> None:
             # dropped unsent if the turn is played meanwhile.
             hold = max(0.0, min(TIMER_HOLD, (head.deadline_ms - now_ms()) / 2000))
             timer = partial(_timer_if_current, head.id, head.version, head.deadline_ms)
-            queued.append((timer, ("timer", head.key), None, hold))
+            queued.append(Queued(timer, ("timer", head.key), None, hold))
         else:
             _logged(partial(deadlines.schedule, head.id, head.version, head.deadline_ms), "turn timer")
     if head.turn_key and not done.finished and turns.listeners():
@@ -78,7 +84,7 @@ def run(done: Committed) -> None:
         if player is not None:
             heard = partial(turns.turn_started, head.id, head.version, player)
             if databases.postgresql():  # held: a turn played within the hold is never told
-                queued.append((heard, ("turn", head.key), None, turns.HOLD))
+                queued.append(Queued(heard, ("turn", head.key), None, turns.HOLD))
             else:
                 _logged(heard, "turn listeners")
     if queued:

@@ -7,8 +7,11 @@
   projection write and one timer). `after` holds a call back that many seconds, and a
   replacement starts the wait again: a timer is handed to the broker only once its turn
   has lasted a moment (most turns of a fast table end before, and a broker publish costs
-  more CPU than the whole append). Calls of the same `transaction` group that are due
-  together run in one database transaction (one commit for many matches).
+  more CPU than the whole append). With `restart=False` a replacement keeps the pending
+  call's time instead: a projection runs at most once a hold, however often its match
+  moves, and never later than a hold after the first move it waited for. Calls of the
+  same `transaction` group that are due together run in one database transaction (one
+  commit for many matches).
   Projections are rebuildable and only ever move forward, so a late write is harmless
   and one lost with a dying process is repaired by `manage.py rebuild_projections`.
 (Channel-layer notices are not sent from here: they have a loop of their own,
@@ -28,15 +31,24 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import close_old_connections, connections, transaction
 
 logger = logging.getLogger(__name__)
 
 Call = tuple[str | None, Callable[[], Any]]
-Queued = tuple[Callable[[], Any], Hashable | None, str | None, float]  # function, key, transaction, after
 Pending = tuple[float, str | None, Callable[[], Any]]
+
+
+class Queued(NamedTuple):
+    """A call handed to `Dispatcher.call_each`."""
+
+    function: Callable[[], Any]
+    key: Hashable | None = None
+    transaction: str | None = None
+    after: float = 0.0
+    restart: bool = True  # a replacement starts the hold again (False: keeps its time)
 
 
 class Dispatcher:
@@ -68,14 +80,15 @@ class Dispatcher:
         key: Hashable | None = None,
         transaction: str | None = None,
         after: float = 0.0,
+        restart: bool = True,
     ) -> None:
         """Run a blocking callable on the worker thread, after what was queued before
         (a keyed call takes the place of the pending one with its key)."""
-        self.call_each(((function, key, transaction, after),))
+        self.call_each((Queued(function, key, transaction, after, restart),))
 
     def call_each(self, calls: Iterable[Queued]) -> None:
-        """`call` for each (function, key, transaction, after), under one lock (a committed
-        move queues its projection and its timer together)."""
+        """`call` for each of `calls`, under one lock (a committed move queues its
+        projection and its timer together)."""
         if self.inline:
             for function, *_ in calls:
                 _guarded(function)
@@ -83,10 +96,14 @@ class Dispatcher:
         self._ensure_worker()
         with self._has_work:
             now = self.clock()
-            for function, key, transaction, after in calls:
+            for function, key, transaction, after, restart in calls:
                 slot = ("key", key) if key is not None else ("call", next(self._serial))
-                self._pending.pop(slot, None)
+                replaced = self._pending.pop(slot, None)
                 not_before = now + after
+                if replaced is not None and not restart and replaced[0] <= not_before:
+                    # It keeps the time its heap entry already has: no new entry, no wake.
+                    self._pending[slot] = (replaced[0], transaction, function)
+                    continue
                 self._pending[slot] = (not_before, transaction, function)
                 heapq.heappush(self._due, (not_before, next(self._serial), slot))
                 # A held call replacing a held one (a match's next move) is due no sooner

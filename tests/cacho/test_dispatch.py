@@ -12,7 +12,7 @@ from django.db import connection
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cacho.services.dispatch import Dispatcher
+from cacho.services.dispatch import Dispatcher, Queued
 
 
 def test_a_keyed_call_replaces_the_pending_one_with_its_key() -> None:
@@ -64,6 +64,33 @@ def test_a_held_call_waits_and_a_replacement_starts_the_wait_again() -> None:
     clock.now += 0.1
     looked(dispatcher)
     assert ran == ["second"]
+
+
+def test_a_replacement_that_keeps_its_time_runs_once_a_hold_however_often_it_comes() -> None:
+    """A projection of a match that moves every 0.5 s under a 2 s hold: the latest version
+    is written once, 2 s after the first move it waited for (a restarted hold would never
+    run while the match keeps moving)."""
+    clock = Clock()
+    dispatcher = Dispatcher(clock)
+    ran: list[str] = []
+    for move in range(4):  # at 0, 0.5, 1.0 and 1.5 s
+        dispatcher.call(lambda move=move: ran.append(f"v{move}"), key="project", after=2.0, restart=False)
+        looked(dispatcher)
+        clock.now += 0.5
+    assert ran == []
+    looked(dispatcher)  # 2 s after the first
+    assert ran == ["v3"]
+    dispatcher.call(lambda: ran.append("v4"), key="project", after=2.0, restart=False)
+    clock.now += 1.9
+    looked(dispatcher)
+    assert ran == ["v3"]
+    # A call due sooner than the pending one (a finished match's last write) brings it forward.
+    dispatcher.call(lambda: ran.append("final"), key="project", after=0.0, restart=False)
+    looked(dispatcher)
+    assert ran == ["v3", "final"]
+    clock.now += 1.0
+    looked(dispatcher)
+    assert ran == ["v3", "final"]
 
 
 # A step: queue a held call (key or None, hold in seconds), or move the clock and let the
@@ -167,9 +194,9 @@ def test_calls_handed_over_together_keep_their_keys_holds_and_order() -> None:
     dispatcher.call(lambda: ran.append("stale projection"), key="project", after=0.2)
     dispatcher.call_each(
         [
-            (lambda: ran.append("projection"), "project", None, 0.0),
-            (lambda: ran.append("timer"), "timer", None, 0.05),
-            (lambda: ran.append("plain"), None, None, 0.0),
+            Queued(lambda: ran.append("projection"), "project", None, 0.0),
+            Queued(lambda: ran.append("timer"), "timer", None, 0.05),
+            Queued(lambda: ran.append("plain"), None, None, 0.0),
         ]
     )
     looked(dispatcher)

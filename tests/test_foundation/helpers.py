@@ -57,6 +57,7 @@ CONFIG_VARS = (
     "CACHO_DB_POOL_TIMEOUT",
     "CACHO_LIVE_FRAME_BURST",
     "CACHO_LIVE_FRAME_RATE",
+    "CACHO_PROJECTION_HOLD",
     # mail and notices
     "EMAIL_URL",
     "SITE_URL",

@@ -56,6 +56,8 @@ def test_blank_values_count_as_unset() -> None:
         ({"HSTS_SECONDS": "a year"}, "HSTS_SECONDS"),
         ({"CACHO_LIVE_FRAME_BURST": "0"}, "CACHO_LIVE_FRAME_BURST"),
         ({"CACHO_LIVE_FRAME_RATE": "fast"}, "CACHO_LIVE_FRAME_RATE"),
+        ({"CACHO_PROJECTION_HOLD": "-1"}, "CACHO_PROJECTION_HOLD"),
+        ({"CACHO_PROJECTION_HOLD": "soon"}, "CACHO_PROJECTION_HOLD"),
     ],
 )
 def test_malformed_values_are_refused(environ: dict[str, str], needle: str) -> None:
@@ -67,6 +69,12 @@ def test_a_match_sockets_frame_limits_come_from_the_environment() -> None:
     assert (load({}).live_frame_burst, load({}).live_frame_rate) == (60, 20)
     tuned = load({"CACHO_LIVE_FRAME_BURST": "120", "CACHO_LIVE_FRAME_RATE": "40"})
     assert (tuned.live_frame_burst, tuned.live_frame_rate) == (120, 40)
+
+
+def test_the_projection_hold_comes_from_the_environment() -> None:
+    assert load({}).projection_hold == 2.0
+    assert load({"CACHO_PROJECTION_HOLD": "7.5"}).projection_hold == 7.5
+    assert load({"CACHO_PROJECTION_HOLD": "0"}).projection_hold == 0.0
 
 
 def test_production_refuses_to_start_without_a_secret_key() -> None:
