@@ -25,13 +25,14 @@ from cacho.engine.bidding import (
     decide,
     evolve,
     initial_state,
-    legal_actions,
     replay,
     start_match,
+    view,
 )
 from cacho.engine.bidding.bots import random_command
 from cacho.engine.bidding.commands import Command
 from cacho.engine.bidding.serialization import event_to_dict
+from cacho.engine.viewer import Viewer
 
 PLAYERS = [f"p{i}" for i in range(6)]
 REPLAY_ACTIONS = 300
@@ -97,11 +98,13 @@ def main() -> list[str]:
             f"({actions} actions in {seconds:.2f} s, {seconds / actions * 1e6:.1f} us/action)"
         )
         offered += mid_round_states(games[:3])
-    # What a player on turn is offered (their view's `legal`, the bot's choice).
-    legal_s = best_of(20, lambda: [legal_actions(state, player) for state, player in offered])
+    # What the player put on turn is sent after each move: their view, most of it what the
+    # table offers them (its `legal`: the quantities biddable on each face, the answers).
+    viewers = [(state, Viewer.of_player(player)) for state, player in offered]
+    view_s = best_of(20, lambda: [view(state, viewer) for state, viewer in viewers])
     lines.append(
-        f"legal_actions of the player on turn: {legal_s / len(offered) * 1e6:.1f} us "
-        f"(best of 20 over {len(offered)} mid-round states of every ruleset)"
+        f"view of the player on turn: {view_s / len(viewers) * 1e6:.1f} us "
+        f"(best of 20 over {len(viewers)} mid-round states of every ruleset)"
     )
     # a 300-action match: the events of the first long game, cut at 300 events
     seed = 0

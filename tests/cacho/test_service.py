@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -235,34 +234,6 @@ def test_incremental_projections_equal_a_rebuild_and_the_replayed_stream() -> No
         rebuilt = projection_rows(match)
         assert rebuilt[0] | {"last_event_at": None} == incremental[match.pk][0] | {"last_event_at": None}
         assert rebuilt[1] == incremental[match.pk][1]
-
-
-def test_a_moving_matchs_projections_wait_their_hold_and_its_end_is_written_at_once(settings: Any) -> None:
-    """A match's projections are written at most once a hold (`CACHO_PROJECTION_HOLD`):
-    moves made within it leave the rows where they were; the move that ends the match is
-    written at once, whatever the hold (lists must not show a finished match as live)."""
-    if connections["default"].vendor != "postgresql":
-        pytest.skip("SQLite has one writer: the projections are written inline, never held")
-    settings.CACHO_PROJECTION_HOLD = 30.0
-    match = matches.create_match("dudo", ["ana", "beto"], first_seat=0)
-    DISPATCH.drain()
-    written = LiveTable.objects.get(match=match).version
-    for _ in range(2):
-        state = state_of(match)
-        if state.round is None or state.round.bid is not None:
-            break
-        player, payload = legal_bidding_move(state, random.Random(1))
-        matches.submit(match.pk, player, payload, command_id())
-    time.sleep(0.5)  # the dispatch thread would have written an unheld projection by now
-    assert LiveTable.objects.get(match=match).version == written
-    matches.submit(match.pk, "beto", {"type": "abandon"}, command_id())  # two players: ana wins
-    final = Match.objects.get(pk=match.pk).version
-    deadline = time.monotonic() + 10
-    while MatchSummary.objects.get(match=match).version != final and time.monotonic() < deadline:
-        time.sleep(0.05)
-    summary = MatchSummary.objects.get(match=match)
-    assert (summary.version, summary.status, summary.winners) == (final, Match.STATUS_FINISHED, ["ana"])
-    assert LiveTable.objects.get(match=match).version == final
 
 
 def test_a_stale_cache_never_decides_a_command_wrongly() -> None:

@@ -259,11 +259,18 @@ def cross_group_keys(rounds: Sequence[dict[str, Any]]) -> dict[int, tuple[float,
     return {e: tuple(float(line[c]) for c in criteria) for e, line in totals.items()}
 
 
-def by_place_across_groups(ranking: Sequence[Sequence[int]], keys: dict[int, tuple[float, ...]]) -> list[int]:
-    """Group winners, then runners-up, …; within a place the better key, then group order."""
+def by_place_across_groups(
+    ranking: Sequence[Sequence[int]],
+    keys: dict[int, tuple[float, ...]],
+    places: dict[int, int] | None = None,
+) -> list[int]:
+    """Group winners, then runners-up, …; within a place the better key, then group order.
+    `places`: each entry's place in its group where members tied on every criterion share
+    one (the standings' `rank`: 1, 2, 2, 4); else its position in its group's ranking."""
+    placed = places or {e: place for members in ranking for place, e in enumerate(members, 1)}
     out: list[int] = []
-    for place in range(max(len(g) for g in ranking)):
-        tier = [(g, members[place]) for g, members in enumerate(ranking) if place < len(members)]
+    for place in sorted({placed[e] for members in ranking for e in members}):
+        tier = [(g, e) for g, members in enumerate(ranking) for e in members if placed[e] == place]
         out += [e for _, e in sorted(tier, key=lambda ge: ([-x for x in keys[ge[1]]], ge[0]))]
     return out
 
@@ -413,7 +420,8 @@ def test_round_robin_in_two_groups_everyone_meets_their_group_once() -> None:
     keys = cross_group_keys(rounds)
     assert all(keys[e][0] == pytest.approx(points[e]) for e in keys)
     overall = final_ranking(run)
-    assert overall == by_place_across_groups(ranking, keys)
+    group_places = {r["entry"]: r["rank"] for r in data["standings"]}
+    assert overall == by_place_across_groups(ranking, keys, group_places)
     assert set(overall[:2]) == {ranking[0][0], ranking[1][0]}  # group 2's winner is not 5th
     for g in ranking:
         assert [e for e in overall if e in g] == g
