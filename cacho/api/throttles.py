@@ -36,7 +36,7 @@ class CommandThrottle(BaseThrottle):
     def allow_request(self, request: Any, view: Any) -> bool:
         user = getattr(request, "user", None)
         ident = user.pk if user is not None and user.is_authenticated else self.get_ident(request)
-        self.seconds = limits.hit("commands", ident)
+        self.seconds = limits.hit_leased("commands", ident)
         return self.seconds is None
 
     def wait(self) -> float | None:

@@ -36,7 +36,7 @@ def submit_command(
 ) -> CommandOutcome:
     """The write path, with its errors turned into an acknowledgement. A user past the
     `commands` rate (cacho.edge.limits, shared with the API) is refused before any work."""
-    if user_id is not None and (wait := limits.hit("commands", user_id)) is not None:
+    if user_id is not None and (wait := limits.hit_leased("commands", user_id)) is not None:
         return CommandOutcome(
             False,
             code="rate-limited",

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import redis
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.test import APIClient
@@ -36,6 +38,36 @@ def test_rates_parse_and_a_window_refuses_past_its_count(rates: dict[str, str]) 
     assert limits.hit("probe", "me", moment) == pytest.approx(40.0)
     assert limits.hit("probe", "someone else", moment) is None
     assert limits.hit("probe", "me", moment + 40) is None  # the next window
+
+
+def test_a_leased_count_allows_its_limit_from_a_twentieth_of_the_round_trips(rates: dict[str, str]) -> None:
+    """One process: exactly the limit a window, its count taken from Redis 5 at a time."""
+    rates["probe"] = "100/min"
+    moment = 60 * 16_667 + 20.0
+    key = f"{settings.CACHO_RATES_PREFIX}:probe:me:16667"
+    shared = redis.Redis.from_url(settings.CACHO_RATES_REDIS)
+    assert limits.hit_leased("probe", "me", moment) is None
+    assert int(shared.get(key)) == 5  # a lease taken: the next 4 ask nothing of Redis
+    answers = [limits.hit_leased("probe", "me", moment) for _ in range(99)]
+    assert answers == [None] * 99
+    assert int(shared.get(key)) == 100  # 20 leases of 5
+    assert limits.hit_leased("probe", "me", moment) == pytest.approx(40.0)
+    assert limits.hit_leased("probe", "me", moment + 40) is None  # the next window
+    assert limits.hit_leased("probe", "someone else", moment) is None
+
+
+def test_leases_of_several_processes_never_allow_more_than_the_limit(rates: dict[str, str]) -> None:
+    """Three processes (a counter each) taking turns: never more than 100 in the window, and
+    at most the leases' unspent tokens (4 per other process) refused early."""
+    ttl, lease, most = 61, 5, 100
+    key = f"{settings.CACHO_RATES_PREFIX}:probe:shared:1"
+    processes = [limits.Counter() for _ in range(3)]
+    turns = [processes[index % 3] for index in range(130)] + [processes[0]] * 20
+    allowed = sum(bool(process.take(key, ttl, lease, most)) for process in turns)
+    assert 100 - 2 * (lease - 1) <= allowed <= 100
+    # The others spend what they still hold, and nothing more.
+    spent = sum(bool(process.take(key, ttl, lease, most)) for process in processes[1:] for _ in range(10))
+    assert allowed + spent == 100
 
 
 def test_the_api_throttles_anonymous_and_logged_in_clients(rates: dict[str, str]) -> None:
