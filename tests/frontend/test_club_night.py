@@ -175,7 +175,7 @@ def test_a_club_night_from_check_in_to_round_two(open_page: Any, server: Server,
     face = phone.eval_on_selector("input[name=face]:not([disabled])", "e => e.value")
     phone.check(f"#face-{face}")
     phone.click("#do-bid")
-    phone.wait_for_selector("#bid-history li")
+    phone.wait_for_selector("#bid-history li[data-type='bid_made']")
     assert state_of(walk_table.match_id).round.to_act == 1  # the bid is the engine's
     _seen(phone, "walk-in-table")
     taken = f"li[data-seat-link='{walk_in.pk}'][data-status='claimed']"

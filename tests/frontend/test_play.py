@@ -60,7 +60,7 @@ def test_two_players_play_a_dudo_round_and_a_spectator_sees_the_reveal(open_page
     face = page.eval_on_selector("input[name=face]:not([disabled])", "e => e.value")
     page.check(f"#face-{face}")
     page.click("#do-bid")
-    pages[other].wait_for_selector("#bid-history li")
+    pages[other].wait_for_selector("#bid-history li[data-type='bid_made']")
     pages[other].wait_for_selector("#do-dudo")
     shot(pages[other], "dudo-player-facing-a-bid")
     pages[other].click("#do-dudo")

@@ -61,7 +61,7 @@ def _bid_and_dudo(pages: dict[str, Any]) -> tuple[int, int]:
     page.click("#do-bid")
     others = [p for name, p in pages.items() if name != starter]
     for p in others:
-        p.wait_for_selector("#bid-history li")
+        p.wait_for_selector("#bid-history li[data-type='bid_made']")
     # the log shows the bid from its event; the Dudo button comes with the state that follows
     callers: list[Any] = []
     for _ in range(200):

@@ -54,7 +54,7 @@ def test_a_walk_in_opens_its_seat_link_sees_its_dice_and_bids(open_page: Any, se
     face = phone.eval_on_selector("input[name=face]:not([disabled])", "e => e.value")
     phone.check(f"#face-{face}")
     phone.click("#do-bid")
-    phone.wait_for_selector("#bid-history li")
+    phone.wait_for_selector("#bid-history li[data-type='bid_made']")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(phone, "seat-link-phone-after-bid")
 
