@@ -19,6 +19,7 @@ tokens it has not spent may make another refuse that many early (for 600 a minut
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -60,20 +61,39 @@ class Rate:
 
 def rate(scope: str) -> Rate | None:
     text = settings.CACHO_RATES.get(scope)
-    return Rate.parse(text) if text else None
+    return _parsed(text) if text else None
 
 
-def hit(scope: str, ident: Any, now: float | None = None) -> float | None:
+@functools.lru_cache(maxsize=64)
+def _parsed(text: str) -> Rate:
+    return Rate.parse(text)
+
+
+@dataclass(frozen=True)
+class Window:
+    """The fixed window `now` falls in, for one client in one scope."""
+
+    limit: Rate
+    key: str  # its count's name
+    ends_in: float  # seconds from now
+
+
+def _window(scope: str, ident: Any, now: float | None) -> Window | None:
     limit = rate(scope)
     if limit is None:
         return None
     now = time.time() if now is None else now
-    window = int(now // limit.seconds)
-    key = f"{settings.CACHO_RATES_PREFIX}:{scope}:{ident}:{window}"
-    count = _COUNTER.incr(key, limit.seconds + 1)
-    if count is None or count <= limit.count:
+    number = int(now // limit.seconds)
+    key = f"{settings.CACHO_RATES_PREFIX}:{scope}:{ident}:{number}"
+    return Window(limit, key, (number + 1) * limit.seconds - now)
+
+
+def hit(scope: str, ident: Any, now: float | None = None) -> float | None:
+    window = _window(scope, ident, now)
+    if window is None:
         return None
-    return (window + 1) * limit.seconds - now
+    count = _COUNTER.incr(window.key, window.limit.seconds + 1)
+    return None if count is None or count <= window.limit.count else window.ends_in
 
 
 LEASE_SHARE = 20  # a lease is this fraction of the limit
@@ -81,29 +101,21 @@ LEASE_SHARE = 20  # a lease is this fraction of the limit
 
 def hit_leased(scope: str, ident: Any, now: float | None = None) -> float | None:
     """As `hit`, taking the shared count a lease at a time (the module's docstring)."""
-    limit = rate(scope)
-    if limit is None:
+    window = _window(scope, ident, now)
+    if window is None:
         return None
-    now = time.time() if now is None else now
-    window = int(now // limit.seconds)
-    key = f"{settings.CACHO_RATES_PREFIX}:{scope}:{ident}:{window}"
-    allowed = _COUNTER.take(key, limit.seconds + 1, max(1, limit.count // LEASE_SHARE), limit.count)
-    if allowed is None or allowed:
-        return None
-    return (window + 1) * limit.seconds - now
+    limit = window.limit
+    allowed = _COUNTER.take(window.key, limit.seconds + 1, max(1, limit.count // LEASE_SHARE), limit.count)
+    return None if allowed is None or allowed else window.ends_in
 
 
 def peek(scope: str, ident: Any, now: float | None = None) -> float | None:
     """As `hit` without counting: refused already (the seconds left) or not."""
-    limit = rate(scope)
-    if limit is None:
+    window = _window(scope, ident, now)
+    if window is None:
         return None
-    now = time.time() if now is None else now
-    window = int(now // limit.seconds)
-    count = _COUNTER.get(f"{settings.CACHO_RATES_PREFIX}:{scope}:{ident}:{window}")
-    if count is None or count < limit.count:
-        return None
-    return (window + 1) * limit.seconds - now
+    count = _COUNTER.get(window.key)
+    return None if count is None or count < window.limit.count else window.ends_in
 
 
 class Counter:
