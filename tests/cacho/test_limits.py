@@ -70,6 +70,20 @@ def test_leases_of_several_processes_never_allow_more_than_the_limit(rates: dict
     assert allowed + spent == 100
 
 
+def test_a_lease_without_redis_counts_in_the_process_and_one_redis_cannot_reach_lets_through(
+    settings: Any,
+) -> None:
+    """Embedded mode (no Redis): the process counts every token itself, exactly. A Redis
+    that does not answer lets the move through (logged), as `hit` does."""
+    key = f"{settings.CACHO_RATES_PREFIX}:probe:alone:1"
+    settings.CACHO_RATES_REDIS = None
+    alone = limits.Counter()
+    assert [alone.take(key, 61, 5, 3) for _ in range(4)] == [True, True, True, False]
+    settings.CACHO_RATES_REDIS = "redis://127.0.0.1:1/0"  # nothing listens there
+    unreachable = limits.Counter()
+    assert unreachable.take(key, 61, 5, 3) is None
+
+
 def test_the_api_throttles_anonymous_and_logged_in_clients(rates: dict[str, str]) -> None:
     rates["api-anon"], rates["api-user"] = "5/min", "8/min"
     anonymous = APIClient()
