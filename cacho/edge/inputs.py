@@ -45,6 +45,13 @@ class InputError(ValueError):
         self.status = status
 
 
+def plain_digits(value: Any) -> bool:
+    """Whether `value`, as text, is one or more ASCII digits: an id or a count that `int`
+    reads. Not `str.isdigit`, which holds for "³" and "①" too, where `int` raises."""
+    text = str(value)
+    return text.isascii() and text.isdigit()
+
+
 def bad_text(text: str) -> bool:
     return _BAD_TEXT.search(text) is not None
 

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 
 from cacho.api.errors import ApiError
 from cacho.api.views import CachoView, json_object
+from cacho.edge.inputs import plain_digits
 from cacho.talk import phrases, service
 from cacho.talk.service import TalkError
 
@@ -93,7 +94,7 @@ class ChatView(TalkView):
     def get(self, request: Request, match_id: str) -> Response:
         match, who = self.who(request, match_id)
         after = request.query_params.get("after", "0")
-        if not after.isdigit():
+        if not plain_digits(after):
             raise ApiError(400, "chat-after-invalid", _("`after` is a message id."))
         return Response(
             {

@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from cacho.edge.inputs import plain_digits
 from tournaments.clubs.roles import has_role
 from tournaments.competition import seeding
 from tournaments.errors import TournamentError
@@ -43,7 +44,7 @@ def _scoring_changes(post: Any) -> dict[str, Any]:
     except ValueError:
         changes["participation"] = post.get("participation")
     best = (post.get("best_of") or "").strip()
-    changes["best_of"] = int(best) if best.isdigit() else (best or None)
+    changes["best_of"] = int(best) if plain_digits(best) else (best or None)
     return changes
 
 
@@ -77,7 +78,7 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
                     found.pk,
                     request.POST.get("tournament", ""),
                     request.user,
-                    int(count) if count.isdigit() else count,
+                    int(count) if plain_digits(count) else count,
                 )
             return redirect("frontend:season", season_id=found.pk)
         except TournamentError as exc:

@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from cacho.edge.inputs import plain_digits
 from frontend.evening.clock_labels import clock_labels
 from frontend.evening.labels import evening_labels
 from frontend.labels.disputes import dispute_reasons
@@ -229,7 +230,7 @@ def ratings(request: HttpRequest) -> HttpResponse:
     club = None
     club_ref = request.GET.get("club") or ""
     if club_ref:
-        club = Club.objects.filter(pk=int(club_ref)).first() if club_ref.isdigit() else None
+        club = Club.objects.filter(pk=int(club_ref)).first() if plain_digits(club_ref) else None
         if club is None:
             raise Http404(_("No such club."))
     return _page(

@@ -20,6 +20,23 @@ from schemathesis.specs.openapi.checks import negative_data_rejection
 EXAMPLES = 4  # per operation and generation mode
 
 
+def can_break_its_schema(definition: dict[str, Any]) -> bool:
+    """Whether some request of an operation breaks its schema. One with no body, no
+    parameter outside its path, and only plain strings in its path has none: a path segment
+    is a string whatever it holds. For each such operation Hypothesis would look for a
+    breaking request for about a second before giving up (Unsatisfiable): nine tenths of
+    this test's time when it did."""
+    if "requestBody" in definition:
+        return True
+    for parameter in definition.get("parameters") or []:
+        shape = {
+            k: v for k, v in (parameter.get("schema") or {}).items() if k not in ("description", "title")
+        }
+        if parameter.get("in") != "path" or shape != {"type": "string"}:
+            return True
+    return False
+
+
 @pytest.fixture
 def token(committed_db: None) -> str:
     from django.contrib.auth import get_user_model
@@ -44,7 +61,10 @@ def test_the_api_never_fails_and_refuses_what_breaks_its_schema(token: str, sett
     cases = 0
     for found in schema.get_all_operations():
         operation = found.ok()
+        breakable = can_break_its_schema(operation.definition.raw)
         for mode in GenerationMode:
+            if mode is GenerationMode.NEGATIVE and not breakable:
+                continue
 
             @given(operation.as_strategy(generation_mode=mode))
             @hypothesis_settings(
@@ -61,8 +81,8 @@ def test_the_api_never_fails_and_refuses_what_breaks_its_schema(token: str, sett
 
             try:
                 run()
-            except Unsatisfiable:  # nothing of this operation can break its schema (no parameters)
-                assert mode is GenerationMode.NEGATIVE
+            except Unsatisfiable:  # no breaking request found, where one exists
+                failures.append(f"{operation.label} ({mode.value}): no request generated")
             except Exception as failure:
                 failures.append(f"{operation.label} ({mode.value}): {failure}"[:600])
     print(f"schemathesis: {cases} cases")

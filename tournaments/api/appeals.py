@@ -12,6 +12,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cacho.edge.inputs import plain_digits
 from tournaments.api.base import ERRORS, SignedInView
 from tournaments.api.disputes import dispute_json, notes_json
 from tournaments.errors import NotFound
@@ -82,7 +83,7 @@ class DisputeAppealView(SignedInView):
 
 
 def _round(round_id: str) -> Round:
-    rnd = Round.objects.select_related("tournament").filter(pk=int(round_id) if round_id.isdigit() else 0)
+    rnd = Round.objects.select_related("tournament").filter(pk=int(round_id) if plain_digits(round_id) else 0)
     found = rnd.first()
     if found is None:
         raise NotFound(_("No such round."))

@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cacho.api import errors as api_errors
+from cacho.edge.inputs import plain_digits
 from tournaments.api.serializers import ErrorSerializer
 from tournaments.errors import NotFound, TournamentError
 
@@ -133,6 +134,6 @@ class SignedInView(ApiView):
 
 def object_id(value: Any, what: str = "") -> int:
     """A path's id as a number; anything else is nothing here (404, `what` its message)."""
-    if not str(value).isdigit():
+    if not plain_digits(value):
         raise NotFound(what or _("Not found."))
     return int(value)

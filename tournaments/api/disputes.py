@@ -13,6 +13,7 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cacho.edge.inputs import plain_digits
 from tournaments import matches
 from tournaments.api.base import ERRORS, SignedInView
 from tournaments.errors import TournamentError
@@ -66,7 +67,7 @@ TRAIL_TYPES = {
 
 
 def _usernames(actors: set[str]) -> dict[str, str]:
-    ids = [int(a.split(":", 1)[1]) for a in actors if a.startswith("user:") and a[5:].isdigit()]
+    ids = [int(a.split(":", 1)[1]) for a in actors if a.startswith("user:") and plain_digits(a[5:])]
     users = get_user_model().objects.filter(pk__in=ids)
     return {f"user:{u.pk}": u.get_username() for u in users}
 

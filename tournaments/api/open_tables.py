@@ -12,6 +12,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cacho.edge.inputs import plain_digits
 from tournaments.api.base import SignedInView, refuse_unknown
 from tournaments.open_tables import reads, service
 from tournaments.open_tables.models import OpenTable
@@ -99,7 +100,7 @@ def _body(request: Request, kind: str) -> dict[str, Any]:
 
 
 def _table(table_id: str, request: Request, token: str | None = None) -> OpenTable:
-    known = table_id.isdigit() and len(table_id) <= 18  # a bigint at most
+    known = plain_digits(table_id) and len(table_id) <= 18  # a bigint at most
     table = OpenTable.objects.filter(pk=int(table_id)).first() if known else None
     if table is None or not reads.visible_to(table, request.user, token):
         raise TournamentError("table-unknown", _("There is no such table."), status=404)

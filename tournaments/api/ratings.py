@@ -12,6 +12,7 @@ from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cacho.edge.inputs import plain_digits
 from tournaments.api.base import ERRORS, ApiView
 from tournaments.errors import NotFound, TournamentError
 from tournaments.models import Club, Tournament
@@ -87,7 +88,7 @@ def _family(value: str | None) -> str:
 def _club(value: str | None) -> int | None:
     if not value:
         return None
-    found = Club.objects.filter(pk=int(value)).first() if value.isdigit() else None
+    found = Club.objects.filter(pk=int(value)).first() if plain_digits(value) else None
     if found is None:
         found = Club.objects.filter(slug=value).first()
     if found is None:
@@ -136,7 +137,7 @@ class PlayerRatingsView(ApiView):
 
 
 def _tournament(value: str) -> Tournament:
-    found = Tournament.objects.filter(pk=int(value)).first() if value.isdigit() else None
+    found = Tournament.objects.filter(pk=int(value)).first() if plain_digits(value) else None
     if found is None:
         raise NotFound(_("No such tournament."))
     return found

@@ -12,6 +12,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cacho.edge.inputs import plain_digits
 from tournaments.api.base import ERRORS, ApiView
 from tournaments.clubs.roles import DESK, require_role
 from tournaments.errors import NotFound, TournamentError
@@ -87,7 +88,7 @@ class SeatLinkClaimView(ApiView):
 
 def _table(table_id: str) -> Table:
     table = None
-    if str(table_id).isdigit():
+    if plain_digits(table_id):
         table = Table.objects.select_related("round__tournament").filter(pk=int(table_id)).first()
     if table is None:
         raise NotFound(_("No such table."))

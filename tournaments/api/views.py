@@ -15,6 +15,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cacho.edge.inputs import plain_digits
 from tournaments import exports, services
 from tournaments.api import serializers as s
 from tournaments.api.base import ERRORS, ApiView, ApiViewSet
@@ -34,7 +35,7 @@ def _stage_number(request: Request) -> int | None:
     value = request.query_params.get("stage")
     if value is None:
         return None
-    if not value.isdigit() or not 1 <= int(value) <= 1000:
+    if not plain_digits(value) or not 1 <= int(value) <= 1000:
         raise services.TournamentError("stage-invalid", _("A stage is given by its number, from 1."))
     return int(value)
 

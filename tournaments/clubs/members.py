@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from cacho.edge.inputs import plain_digits
 from tournaments.clubs import log as club_log
 from tournaments.clubs.roles import roles_of
 from tournaments.errors import Forbidden, NotFound, TournamentError
@@ -354,7 +355,7 @@ def accept_invitations(user: Any) -> list[Membership]:
 def members_of(club_id: Any, by: Any) -> dict[str, Any]:
     """The members (each with every role held), the pending invitations and the club's log,
     for its owners and organisers."""
-    club = Club.objects.filter(pk=club_id).first() if str(club_id).isdigit() else None
+    club = Club.objects.filter(pk=club_id).first() if plain_digits(club_id) else None
     if club is None:
         raise NotFound(_("No such club."))
     _require_manager(by, club)
@@ -374,6 +375,8 @@ def members_of(club_id: Any, by: Any) -> dict[str, Any]:
 
 def actor_names(actors: Iterable[str]) -> dict[str, str]:
     """Usernames of log actors (`user:<id>`), for readers."""
-    ids = {int(a.split(":", 1)[1]) for a in actors if a.startswith("user:") and a.split(":", 1)[1].isdigit()}
+    ids = {
+        int(a.split(":", 1)[1]) for a in actors if a.startswith("user:") and plain_digits(a.split(":", 1)[1])
+    }
     users = get_user_model().objects.filter(pk__in=ids).values_list("pk", "username")
     return {f"user:{pk}": name for pk, name in users}

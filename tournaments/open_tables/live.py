@@ -13,6 +13,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from cacho.edge.inputs import plain_digits
 from cacho.observability import metrics
 from cacho.services import notices
 from tournaments.open_tables import reads
@@ -38,7 +39,7 @@ def announce(table_id: Any) -> None:
 
 
 def _opening(table_id: str, user: Any, token: str | None) -> dict[str, Any] | None:
-    known = table_id.isdigit() and len(table_id) <= 18  # a bigint at most
+    known = plain_digits(table_id) and len(table_id) <= 18  # a bigint at most
     table = OpenTable.objects.filter(pk=int(table_id)).first() if known else None
     if table is None or not reads.visible_to(table, user, token):
         return None

@@ -28,6 +28,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Count
 
+from cacho.edge.inputs import plain_digits
 from cacho.engine.games import game_named
 from cacho.models import LiveTable, Match, Seat
 from tournaments.matches import match_result, seat_labels
@@ -272,10 +273,10 @@ class MatchFilter:
         if status not in ("", *STATUSES):
             raise BadFilter("invalid-status", "status")
         tournament = params.get("tournament", "")
-        if tournament not in ("", "none") and not (tournament.isdigit() and len(tournament) <= 12):
+        if tournament not in ("", "none") and not (plain_digits(tournament) and len(tournament) <= 12):
             raise BadFilter("invalid-tournament", "tournament")
         page = params.get("page", "1")
-        if not (page.isdigit() and 1 <= int(page) <= 100_000):
+        if not (plain_digits(page) and 1 <= int(page) <= 100_000):
             raise BadFilter("invalid-page", "page")
         return cls(result, status, tournament, int(page))
 

@@ -12,6 +12,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cacho.edge.inputs import plain_digits
 from cacho.engine.alalay.scorecard import GRANDE_POINTS, MIDDLE_POINTS, NUMBER_BOXES
 from tournaments import matches
 from tournaments.errors import NotFound, TournamentError
@@ -104,7 +105,7 @@ def alalay_boxes(traits: dict[str, Any]) -> dict[str, list[tuple[str, str, str]]
 
 def round_sheet(tournament_id: Any, number: Any = None) -> RoundSheet:
     """The round `number` of the tournament (default: the latest drawn), ready to print."""
-    if not str(tournament_id).isdigit():
+    if not plain_digits(tournament_id):
         raise NotFound(_("No such tournament."))
     tournament = Tournament.objects.select_related("club").filter(pk=int(tournament_id)).first()
     if tournament is None:
@@ -117,7 +118,7 @@ def round_sheet(tournament_id: Any, number: Any = None) -> RoundSheet:
                 "round-not-drawn", _("No round has been drawn yet: start the tournament first.")
             )
     else:
-        if not str(number).isdigit():
+        if not plain_digits(number):
             raise TournamentError("round-invalid", _("A round is given by its number, from 1."))
         rnd = rounds.filter(number=int(number)).first()
         if rnd is None:

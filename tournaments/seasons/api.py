@@ -13,6 +13,7 @@ from rest_framework import permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cacho.edge.inputs import plain_digits
 from tournaments.api.base import ERRORS, ApiView
 from tournaments.errors import NotFound
 from tournaments.exports import XLSX
@@ -92,7 +93,7 @@ class SeasonsView(ApiView):
         found = Season.objects.all()
         for key in ("club", "league"):
             value = request.query_params.get(key)
-            if value is not None and value.isdigit():
+            if value is not None and plain_digits(value):
                 found = found.filter(**{f"{key}_id": int(value)})
         return Response([season_summary(s, request.user) for s in found])
 

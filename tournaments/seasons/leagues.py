@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from cacho.edge.inputs import plain_digits
 from tournaments.clubs.roles import has_role
 from tournaments.errors import Forbidden, NotFound, TournamentError
 from tournaments.models import Club, Membership
@@ -20,7 +21,7 @@ from tournaments.seasons.models import League, LeagueClub, LeagueRole
 
 
 def get_league(league_id: Any) -> League:
-    league = League.objects.filter(pk=league_id).first() if str(league_id).isdigit() else None
+    league = League.objects.filter(pk=league_id).first() if plain_digits(league_id) else None
     if league is None:
         raise NotFound(_("No such league."))
     return league
@@ -73,7 +74,7 @@ def invite_club(league_id: Any, club_id: Any, by: Any) -> LeagueClub:
     """Invite a club (league owners and organisers); the club's owner answers."""
     league = get_league(league_id)
     require_manager(by, league)
-    club = Club.objects.filter(pk=club_id).first() if str(club_id).isdigit() else None
+    club = Club.objects.filter(pk=club_id).first() if plain_digits(club_id) else None
     if club is None:
         raise NotFound(_("No such club."))
     with transaction.atomic():
@@ -89,9 +90,7 @@ def invite_club(league_id: Any, club_id: Any, by: Any) -> LeagueClub:
 def answer_invitation(league_id: Any, club_id: Any, by: Any, accept: bool) -> LeagueClub:
     """The club's owner accepts (the club joins) or declines the league's invitation."""
     league = get_league(league_id)
-    row = (
-        LeagueClub.objects.filter(league=league, club_id=club_id).first() if str(club_id).isdigit() else None
-    )
+    row = LeagueClub.objects.filter(league=league, club_id=club_id).first() if plain_digits(club_id) else None
     if row is None:
         raise NotFound(_("This club has not been invited to the league."))
     if not has_role(by, row.club_id, (Membership.OWNER,)):

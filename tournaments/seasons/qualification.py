@@ -11,6 +11,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from cacho.edge.inputs import plain_digits
 from tournaments.clubs.roles import require_role
 from tournaments.competition import seeding
 from tournaments.errors import NotFound, TournamentError
@@ -43,7 +44,7 @@ def qualify(season_id: Any, tournament_id: Any, by: Any, count: Any) -> list[Ent
     a shared place is refused, naming the counts that do not."""
     season = seasons.get_season(season_id)
     seasons.require_manager(by, season)
-    if not str(tournament_id).isdigit() or not Tournament.objects.filter(pk=tournament_id).exists():
+    if not plain_digits(tournament_id) or not Tournament.objects.filter(pk=tournament_id).exists():
         raise NotFound(_("No such tournament."))
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise TournamentError(

@@ -17,6 +17,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from cacho.edge.inputs import plain_digits
 from tournaments.clubs.roles import has_role
 from tournaments.errors import Forbidden, NotFound, TournamentError
 from tournaments.models import Club, Membership, Tournament
@@ -124,7 +125,7 @@ def _clean(season: Season, changes: dict[str, Any]) -> None:
 
 
 def _pick(season: Season, ids: Sequence[Any]) -> None:
-    if not isinstance(ids, list | tuple) or not all(str(i).isdigit() for i in ids):
+    if not isinstance(ids, list | tuple) or not all(plain_digits(i) for i in ids):
         raise TournamentError("tournaments-invalid", _("List the tournaments by id."), field="tournaments")
     wanted = {int(i) for i in ids}
     hosts = clubs_of(season)
@@ -155,11 +156,11 @@ def create_season(by: Any, *, club: Any = None, league: Any = None, **fields: An
         raise TournamentError("field-unknown", _("Unknown fields: %s") % ", ".join(unknown))
     season = Season(points=list(DEFAULT_POINTS), created_by=by)
     if club is not None:
-        season.club = Club.objects.filter(pk=club).first() if str(club).isdigit() else None
+        season.club = Club.objects.filter(pk=club).first() if plain_digits(club) else None
         if season.club is None:
             raise NotFound(_("No such club."))
     else:
-        season.league = League.objects.filter(pk=league).first() if str(league).isdigit() else None
+        season.league = League.objects.filter(pk=league).first() if plain_digits(league) else None
         if season.league is None:
             raise NotFound(_("No such league."))
     require_manager(by, season)

@@ -14,6 +14,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cacho.edge.inputs import plain_digits
 from tournaments.errors import NotFound
 from tournaments.models import Tournament
 from tournaments.seasons import leagues
@@ -22,7 +23,7 @@ from tournaments.seasons.scoring import Scoring
 
 
 def get_season(season_id: Any) -> Season:
-    season = Season.objects.filter(pk=season_id).first() if str(season_id).isdigit() else None
+    season = Season.objects.filter(pk=season_id).first() if plain_digits(season_id) else None
     if season is None:
         raise NotFound(_("No such season."))
     return season

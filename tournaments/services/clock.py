@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cacho.edge.inputs import plain_digits
 from tournaments.clubs.roles import DESK, require_role
 from tournaments.competition import clock as core
 from tournaments.competition.errors import CompetitionError
@@ -162,7 +163,7 @@ def _refusal(exc: CompetitionError, action: str, clock: core.Clock, at: int, min
 
 
 def latest_round(tournament_id: Any) -> Round | None:
-    if not str(tournament_id).isdigit():
+    if not plain_digits(tournament_id):
         raise NotFound(_("No such tournament."))
     if not Tournament.objects.filter(pk=int(tournament_id)).exists():
         raise NotFound(_("No such tournament."))

@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cacho.edge.inputs import plain_digits
 from tournaments import matches
 from tournaments.clubs.roles import DESK, require_role
 from tournaments.competition import seeding
@@ -195,7 +196,7 @@ def set_seeds(tournament_id: int, by: Any, order: Sequence[Any]) -> list[int]:
         if tournament.seeding != seeding.MANUAL:
             raise TournamentError("seeding-not-manual", _("This tournament is not seeded by hand."))
         playing = set(tournament.entries.filter(status__in=PLAYING_STATUSES).values_list("pk", flat=True))
-        ids = [int(x) if str(x).isdigit() else -1 for x in order]
+        ids = [int(x) if plain_digits(x) else -1 for x in order]
         if len(ids) != len(set(ids)) or set(ids) != playing:
             raise TournamentError(
                 "seeds-mismatch", _("List every registered entry exactly once, top seed first.")

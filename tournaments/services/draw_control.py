@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cacho.edge.inputs import plain_digits
 from tournaments.clubs.roles import DESK, require_role
 from tournaments.errors import NotFound, TournamentError
 from tournaments.models import Membership, Round, Tournament
@@ -109,7 +110,7 @@ def _hold_or_release(round_id: Any, by: Any, *, holding: bool, reason: str) -> R
 
 
 def _tournament_pk(value: Any) -> int:
-    if not str(value).isdigit():
+    if not plain_digits(value):
         raise NotFound(_("No such tournament."))
     return int(value)
 

@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cacho.edge.inputs import plain_digits
 from tournaments import matches
 from tournaments.clubs.roles import DESK, has_role, require_role
 from tournaments.errors import NotFound, TournamentError
@@ -189,7 +190,7 @@ def warn_on_clock_start(round_id: Any, user: Any, minutes: Any) -> None:
     clock still idle and a length that the clock takes (else the clock's own refusal
     answers), when guest seats wait for their player."""
     rnd = None
-    if str(round_id).isdigit():
+    if plain_digits(round_id):
         rnd = Round.objects.select_related("tournament").filter(pk=int(round_id)).first()
     if rnd is None or rnd.status != Round.PLAYING or not may_see_links(user, rnd.tournament.club_id):
         return
@@ -206,7 +207,7 @@ def warn_on_clock_start(round_id: Any, user: Any, minutes: Any) -> None:
 def reissue(table_id: Any, entry_id: Any, by: Any) -> SeatLink:
     """Revoke the seat's live link (claimed or not) and issue a new one (organisers and
     referees); both logged, without a token."""
-    if not str(table_id).isdigit() or not str(entry_id).isdigit():
+    if not plain_digits(table_id) or not plain_digits(entry_id):
         raise NotFound(_("No such seat."))
     table = Table.objects.select_related("round").filter(pk=int(table_id)).first()
     if table is None:

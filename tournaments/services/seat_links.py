@@ -34,6 +34,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from cacho.edge import limits
+from cacho.edge.inputs import plain_digits
 from tournaments import matches
 from tournaments.errors import TournamentError
 from tournaments.models import SeatLink, Table, TableSeat
@@ -202,7 +203,7 @@ def _held_links(session: Any) -> dict[int, str]:
         return {}
     if not isinstance(held, dict):
         return {}
-    return {int(key): str(name) for key, name in held.items() if str(key).isdigit()}
+    return {int(key): str(name) for key, name in held.items() if plain_digits(key)}
 
 
 def session_entries(session: Any, tournament_id: int) -> set[int]:
