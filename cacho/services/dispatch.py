@@ -112,6 +112,12 @@ class Dispatcher:
                 if not_before < self._wakes_at:
                     self._has_work.notify()
 
+    def look_again(self) -> None:
+        """Have the worker read its clock at once. A clock that jumps (a test moves its own)
+        can make a waiting worker's wake time wrong; a monotonic one never does."""
+        with self._has_work:
+            self._has_work.notify()
+
     def _ensure_worker(self) -> None:
         # The usual case costs no lock and no liveness check: the worker never returns
         # (every call is guarded), a forked child starts without one (`_after_fork`), and
