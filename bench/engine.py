@@ -8,12 +8,15 @@ never from the engine.
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import time
 from functools import reduce
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -105,6 +108,17 @@ def main() -> list[str]:
     lines.append(
         f"view of the player on turn: {view_s / len(viewers) * 1e6:.1f} us "
         f"(best of 20 over {len(viewers)} mid-round states of every ruleset)"
+    )
+    # ... and sent as the text of its frame (cacho.live.reads.dumps: orjson, as written there).
+    frames = [{"t": "ev", "v": 1, "state": view(state, viewer)} for state, viewer in viewers]
+    standard_s = best_of(
+        20, lambda: [json.dumps(f, separators=(",", ":"), ensure_ascii=False) for f in frames]
+    )
+    orjson_s = best_of(20, lambda: [orjson.dumps(f, option=orjson.OPT_NON_STR_KEYS).decode() for f in frames])
+    size = sum(len(json.dumps(f)) for f in frames) / len(frames)
+    lines.append(
+        f"that view as a frame's text ({size:,.0f} bytes): json {standard_s / len(frames) * 1e6:.1f} us, "
+        f"orjson {orjson_s / len(frames) * 1e6:.1f} us"
     )
     # a 300-action match: the events of the first long game, cut at 300 events
     seed = 0
