@@ -5,11 +5,9 @@ everything long ago."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.test_foundation.helpers import ROOT, clean_env
+from tests.test_foundation.helpers import clean_env, django_says
 
 PROBE = """
 import sys, django
@@ -24,15 +22,4 @@ print(sorted(set(sys.modules) - before))
 
 
 def test_after_start_up_a_match_end_imports_nothing(tmp_path: Path) -> None:
-    env = clean_env(tmp_path, DJANGO_SETTINGS_MODULE="project.settings")
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout[-3000:]
+    assert django_says(clean_env(tmp_path), PROBE) == "[]"

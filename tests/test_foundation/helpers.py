@@ -91,6 +91,23 @@ def manage(env: Mapping[str, str], *args: str, timeout: float = 120) -> subproce
     )
 
 
+def django_says(env: Mapping[str, str], code: str, *args: str) -> str:
+    """The last line `code` prints in a Python process of its own with this environment and
+    the project's settings module (`code` sets Django up: `django.setup()`, or an import of
+    project.asgi)."""
+    done = subprocess.run(
+        [PYTHON, "-c", code, *args],
+        cwd=ROOT,
+        env=dict(env, DJANGO_SETTINGS_MODULE="project.settings"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip().splitlines()[-1]
+
+
 def settings_of(env: Mapping[str, str], *names: str) -> dict[str, Any]:
     """The named Django settings as the process with this environment sees them."""
     code = (
@@ -99,18 +116,7 @@ def settings_of(env: Mapping[str, str], *names: str) -> dict[str, Any]:
         "from django.conf import settings\n"
         "print(json.dumps({n: getattr(settings, n, None) for n in sys.argv[1:]}, default=str))\n"
     )
-    run_env = dict(env, DJANGO_SETTINGS_MODULE="project.settings")
-    done = subprocess.run(
-        [PYTHON, "-c", code, *names],
-        cwd=ROOT,
-        env=run_env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(django_says(env, code, *names))
     return result
 
 

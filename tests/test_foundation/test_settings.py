@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
-from tests.test_foundation.helpers import PRODUCTION_SECRET, PYTHON, ROOT, clean_env, manage, settings_of
+from tests.test_foundation.helpers import (
+    PRODUCTION_SECRET,
+    clean_env,
+    django_says,
+    manage,
+    settings_of,
+)
 
 NAMES = (
     "CACHO_MODE",
@@ -138,14 +143,4 @@ def test_a_serving_process_has_its_channel_layer_before_the_first_move(tmp_path:
         "layer = channel_layers.backends.get('default')\n"
         "print('channels_redis.pubsub' in sys.modules, type(layer).__name__)\n"
     )
-    done = subprocess.run(
-        [PYTHON, "-c", code],
-        cwd=ROOT,
-        env=dict(env, DJANGO_SETTINGS_MODULE="project.settings"),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["True", "RedisPubSubChannelLayer"]
+    assert django_says(env, code).split() == ["True", "RedisPubSubChannelLayer"]
