@@ -80,7 +80,7 @@ def test_metrics_count_commands_timers_and_sockets_over_processes(services: Any,
     )
     worker_port, ready = free_port(), tmp_path / "worker.ready"
     worker_env = {**env, "CACHO_METRICS_PORT": str(worker_port), "CACHO_WORKER_READY_FILE": str(ready)}
-    with asgi_server(env, tmp_path) as server, celery_worker(worker_env, tmp_path):
+    with asgi_server(env, tmp_path) as server, celery_worker(worker_env, tmp_path, graceful=True):
         wait_for(ready.exists, 10)
         for token in (None, "wrong"):
             refused = scrape(server, token)

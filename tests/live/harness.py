@@ -79,9 +79,13 @@ def wait_for(condition: Any, timeout: float = 10.0, explain: Any = None) -> None
 
 @contextlib.contextmanager
 def celery_worker(
-    env: dict[str, str], log_dir: Path, *, beat: bool = False, name: str = "w"
+    env: dict[str, str], log_dir: Path, *, beat: bool = False, name: str = "w", graceful: bool = False
 ) -> Iterator[Worker]:
-    """A real prefork worker (`-c 2`: docs/pitfalls.md), optionally with the beat scheduler."""
+    """A real prefork worker (`-c 2`: docs/pitfalls.md), optionally with the beat scheduler.
+
+    At the end it is killed, as after a crash, unless `graceful` (a test of what a worker
+    does as it stops): a warm shutdown waits about 1.5 s for the prefork pool to stop, and
+    the test is over by then."""
     log = log_dir / f"celery-{name}-{time.monotonic_ns()}.log"
     args = [
         PYTHON,
@@ -100,7 +104,10 @@ def celery_worker(
     if beat:
         args += ["-B", "-s", str(log_dir / f"beat-{name}.db")]
     with log.open("wb") as sink:
-        process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
+        # A process group of its own: the pool's children end with it.
+        process = subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True
+        )
     worker = Worker(process, log)
     try:
         wait_for(lambda: " ready." in worker.output() or process.poll() is not None, 40, worker.output)
@@ -108,12 +115,13 @@ def celery_worker(
             raise AssertionError(f"celery worker did not start:\n{worker.output()}")
         yield worker
     finally:
-        if process.poll() is None:
+        if graceful and process.poll() is None:
             process.terminate()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                worker.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=15)
 
 
 def session_cookie(username: str, *, staff: bool = False) -> dict[str, str]:
