@@ -71,8 +71,14 @@ POLL = 0.01  # seconds between two looks at another process (a server starting, 
 PRODUCTION_SECRET = "k" * 10 + "-Zq8vN3wXyT5rLp0sBjH2dFgKmC7aUe9iOoWnRtYxVb4QlS6"
 
 
+# Set by pytest to the test and phase running now: a process's environment that carried it
+# would differ from test to test, and no server could be forked from the worker's parent
+# (tests/live/server_forks.py), which compares environments.
+PER_TEST_VARS = ("PYTEST_CURRENT_TEST",)
+
+
 def clean_env(data_dir: Path, **overrides: str) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items() if key not in CONFIG_VARS}
+    env = {key: value for key, value in os.environ.items() if key not in CONFIG_VARS + PER_TEST_VARS}
     env["CACHO_DATA_DIR"] = str(data_dir)
     env["PYTHONUNBUFFERED"] = "1"
     env.update(overrides)
