@@ -38,10 +38,18 @@ if command -v psql >/dev/null 2>&1 && ! psql "$DATABASE_URL" -Atqc 'SELECT 1' >/
 fi
 
 # Chromium for the browser tests (tests/frontend): `playwright install` cannot download here.
-if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "==> installing Chromium for the browser tests" >&2
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null 2>&1 \
-        || echo "==> could not install Chromium: browser tests will $([ -n "${CI:-}" ] && echo fail || echo be skipped)" >&2
+# They run Debian's headless shell where it is installed (lighter: no browser UI), Debian's
+# Chromium else (tests/frontend/conftest.py).
+chromium_packages=""
+[ -x /usr/bin/chromium ] || chromium_packages="$chromium_packages chromium"
+[ -x /usr/bin/chromium-headless-shell ] || chromium_packages="$chromium_packages chromium-headless-shell"
+if [ -n "$chromium_packages" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "==> installing${chromium_packages} for the browser tests" >&2
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $chromium_packages; } >/dev/null 2>&1 \
+        || echo "==> could not install${chromium_packages}" >&2
+fi
+if [ ! -x /usr/bin/chromium ] && [ ! -x /usr/bin/chromium-headless-shell ]; then
+    echo "==> no Chromium: browser tests will $([ -n "${CI:-}" ] && echo fail || echo be skipped)" >&2
 fi
 
 # deploy: nginx and PgBouncer for the deployment's tests (tests/deploy: the topology through
