@@ -81,7 +81,8 @@ def wait_for(condition: Any, timeout: float = 10.0, explain: Any = None) -> None
 def celery_worker(
     env: dict[str, str], log_dir: Path, *, beat: bool = False, name: str = "w", graceful: bool = False
 ) -> Iterator[Worker]:
-    """A real prefork worker (`-c 2`: docs/pitfalls.md), optionally with the beat scheduler.
+    """A real prefork worker (`-c 2`: docs/pitfalls.md), without mingle, optionally with the
+    beat scheduler.
 
     At the end it is killed, as after a crash, unless `graceful` (a test of what a worker
     does as it stops): a warm shutdown waits about 1.5 s for the prefork pool to stop, and
@@ -100,6 +101,9 @@ def celery_worker(
         "info",
         "-n",
         f"{name}@%h",
+        # Mingle asks the other workers for the tasks they revoked and waits a second for
+        # the answers at every start; the project revokes no task.
+        "--without-mingle",
     ]
     if beat:
         args += ["-B", "-s", str(log_dir / f"beat-{name}.db")]

@@ -580,6 +580,7 @@ SETTINGS = {
 }
 
 
+@pytest.mark.first  # the longest test outside the SQLite run: begun last, the run waited for it
 @settings(max_examples=20, **SETTINGS)
 @given(
     shape=tournaments(largest=64),
