@@ -124,10 +124,13 @@ def sqlite_can_empty_its_database(request: pytest.FixtureRequest) -> Iterator[No
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The longest tests first, so that under pytest-xdist the workers end together: the
-    tests marked `first` (the SQLite run's shards, each a process of its own), then the
-    modules with a `slow` test (servers, browsers, tools in subprocesses), then the rest,
-    each in the order collected. The same order on every worker.
+    """The tests marked `alone` before all others: each waits for the tests running on the
+    other workers to end, and those workers wait for it; at the start nothing long is
+    running yet (begun later, one waited up to the length of the longest test for it, with
+    a worker's core idle). Then the longest tests, so that under pytest-xdist the workers
+    end together: the tests marked `first` (the SQLite run's shards, each a process of its
+    own), the modules with a `slow` test (servers, browsers, tools in subprocesses), then
+    the rest, each in the order collected. The same order on every worker.
 
     With CACHO_TEST_SHARD=k/n (a shard of the SQLite run, tests/test_foundation/test_sqlite_run.py)
     only every n-th test from the k-th runs: the parametrised tests of minutes spread over
@@ -135,9 +138,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     slow_modules = {item.module for item in items if item.get_closest_marker("slow")}  # type: ignore[attr-defined]
 
     def rank(item: pytest.Item) -> int:
-        if item.get_closest_marker("first"):
+        if item.get_closest_marker("alone"):
             return 0
-        return 1 if getattr(item, "module", None) in slow_modules else 2
+        if item.get_closest_marker("first"):
+            return 1
+        return 2 if getattr(item, "module", None) in slow_modules else 3
 
     items.sort(key=rank)
     shard = os.environ.get("CACHO_TEST_SHARD")

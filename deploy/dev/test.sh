@@ -85,14 +85,17 @@ fi
 export PYTHONPYCACHEPREFIX="$PWD/.venv/pycache"
 unset PYTHONDONTWRITEBYTECODE
 
-# The whole suite (no arguments: `make test`, CI) on every core: pytest-xdist, one worker a
-# core, each worker with a Redis database, test databases, ids and ports of its own
+# The whole suite (no arguments: `make test`, CI) on every core: pytest-xdist, a worker a
+# core and one more, at most 8 (a test also waits: on its browser, its servers, its timers,
+# and with one worker a core the cores idled; docs/testing.md), each worker with a Redis
+# database, test databases, ids and ports of its own
 # (tests/workers.py), tests handed out one by one as workers free up (a module whose tests
 # share a module-scoped fixture goes to one worker: `xdist_group`); the 30 slowest tests
 # printed (docs/testing.md).
 # With arguments, one process, as given (add `-n auto` for more).
 if [ "$#" -eq 0 ]; then
-    set -- --numprocesses="${CACHO_TEST_WORKERS:-auto}" --maxprocesses=8 --dist=loadgroup --durations=30
+    cores="$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)"
+    set -- --numprocesses="${CACHO_TEST_WORKERS:-$((cores + 1))}" --maxprocesses=8 --dist=loadgroup --durations=30
 fi
 
 echo "==> $(.venv/bin/python -c "import sys; from project.config import main; sys.exit(main())")" >&2
