@@ -25,8 +25,8 @@ from tests.test_foundation.helpers import Server
 
 # Debian's headless shell (package chromium-headless-shell: the headless mode Playwright
 # itself launches by default) where installed, Debian's Chromium else: the full browser's
-# headless mode also runs the browser's own UI, about a fifth more of the browser tests'
-# CPU (docs/testing.md).
+# headless mode also runs the browser's own UI, and its processes spent about a third more
+# CPU in the browser tests (docs/testing.md).
 CHROMIUMS = ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
 CHROMIUM = next((path for path in CHROMIUMS if os.path.exists(path)), CHROMIUMS[-1])
 ARGS = [

@@ -1,6 +1,6 @@
 """Every test's server is forked from its worker's parent (tests/live/server_forks.py), not
-only the first one's: a server started afresh costs about a second of CPU more, paid by
-each of the hundred-odd tests that ask for one. The two tests run on one worker, one after
+only the first one's: a server started afresh costs about half a second of CPU more, paid
+by each of the hundred-odd tests that ask for one. The two tests run on one worker, one after
 the other, so that the second one's server comes from a parent an earlier test started."""
 
 from __future__ import annotations
