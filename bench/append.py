@@ -2,7 +2,7 @@
 PostgreSQL, against raw psycopg single-row INSERTs of the same payload size.
 
     DATABASE_URL=postgres://root@127.0.0.1:5432/cacho REDIS_URL=redis://127.0.0.1:6379/15 \
-        .venv/bin/python bench/append.py [--seconds 4] [--rounds 5]
+        .venv/bin/python bench/append.py [--seconds 4] [--rounds 5] [--cpu]
 
 Uses the database `<name>_bench` next to DATABASE_URL's, dropped, created and migrated on
 start; nothing else is touched. With REDIS_URL set the after-commit work includes the
@@ -34,6 +34,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench import cpu_by_kind  # noqa: E402
+
 HEADING = "## Event store (bench/append.py)"
 
 
@@ -74,6 +76,15 @@ def summarise(latencies: list[float], elapsed: float) -> dict[str, float]:
 # Set in the parent just before the clients fork (they inherit it): every client has
 # warmed up when it is passed, so the clock starts for all of them at once.
 START: list[Any] = []
+# With --cpu, each run's CPU by kind of process (bench/cpu_by_kind.py), in ms per command,
+# round after round.
+CPU_BY_KIND: dict[str, list[dict[str, float]]] = {}
+CPU_KINDS = {
+    "python, other": "clients (Python)",
+    "postgresql": "PostgreSQL",
+    "redis": "Redis",
+    "kernel": "kernel",
+}
 
 
 def _client(args: tuple[Any, int, float]) -> tuple[list[float], float]:
@@ -89,7 +100,7 @@ def _client(args: tuple[Any, int, float]) -> tuple[list[float], float]:
     return out, time.perf_counter() - begin  # the elapsed time includes draining the after-commit work
 
 
-def run_clients(clients: int, seconds: float, work: Any) -> dict[str, float]:
+def run_clients(clients: int, seconds: float, work: Any, cpu_label: str | None = None) -> dict[str, float]:
     """`clients` separate processes (as production runs several workers; threads of one
     process would measure the GIL), forked after closing the parent's connections. Each
     warms up first (its connections, as a serving process holds them, and a few commands),
@@ -100,10 +111,18 @@ def run_clients(clients: int, seconds: float, work: Any) -> dict[str, float]:
     connections.close_all()
     context = multiprocessing.get_context("fork")
     START[:] = [context.Barrier(clients)]
+    sampler = cpu_by_kind.Sampler().start() if cpu_label is not None else None
     with context.Pool(clients) as pool:
         chunks = pool.map(_client, [(work, index, seconds) for index in range(clients)])
     elapsed = max(chunk[1] for chunk in chunks)
-    return summarise([value for chunk in chunks for value in chunk[0]], elapsed)
+    figures = summarise([value for chunk in chunks for value in chunk[0]], elapsed)
+    if sampler is not None and cpu_label is not None:
+        spent = sampler.stop()
+        per_command = {kind: seconds * 1000 / figures["ops"] for kind, seconds in spent.items()}
+        CPU_BY_KIND.setdefault(cpu_label, []).append(
+            {kind: ms for kind, ms in per_command.items() if ms >= 0.001}
+        )
+    return figures
 
 
 # ---------------------------------------------------------------- service
@@ -240,6 +259,26 @@ def write_report(lines: list[str]) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def cpu_lines(names: list[str]) -> list[str]:
+    """The report's table of CPU per command by kind of process (medians of the rounds)."""
+    lines = [
+        "",
+        "CPU per command by kind of process (`--cpu`: every process's CPU read from /proc every "
+        "0.1 s during the run, its warm-up included, divided by the commands timed; medians of "
+        "the rounds). The service's clients also choose each move (the engine's bot policy) and "
+        "create and finish a match every sixty-odd commands; the raw clients only insert.",
+        "",
+        "| run | " + " | ".join(CPU_KINDS.values()) + " | all |",
+        "|---|" + "---:|" * (len(CPU_KINDS) + 1),
+    ]
+    for name in names:
+        rounds = CPU_BY_KIND[name]
+        cells = [statistics.median(r.get(kind, 0.0) for r in rounds) for kind in CPU_KINDS]
+        total = statistics.median(sum(r.values()) for r in rounds)
+        lines.append(f"| {name} | " + " | ".join(f"{ms:.3f} ms" for ms in cells) + f" | {total:.3f} ms |")
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=4.0, help="per run")
@@ -247,6 +286,9 @@ def main() -> int:
         "--rounds", type=int, default=3, help="service and raw runs alternate, this many times"
     )
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md")
+    parser.add_argument(
+        "--cpu", action="store_true", help="also print each run's CPU per command by kind of process (Linux)"
+    )
     args = parser.parse_args()
     base = os.environ.get("DATABASE_URL")
     if not base:
@@ -298,8 +340,13 @@ def main() -> int:
     for _ in range(args.rounds):
         figures: dict[str, dict[str, float]] = {}
         for clients in (1, 4):
-            figures[f"service x{clients}"] = run_clients(clients, args.seconds, service_work)
-            figures[f"raw INSERT x{clients}"] = run_clients(clients, args.seconds, raw_work)
+            for name, work in ((f"service x{clients}", service_work), (f"raw INSERT x{clients}", raw_work)):
+                figures[name] = run_clients(clients, args.seconds, work, name if args.cpu else None)
+                if args.cpu:
+                    print(
+                        f"{name}: CPU per command, ms (warm-up included): "
+                        + ", ".join(f"{kind} {ms:.3f}" for kind, ms in CPU_BY_KIND[name][-1].items())
+                    )
         rounds.append(figures)
 
     def median(name: str, key: str) -> float:
@@ -350,6 +397,8 @@ def main() -> int:
         f"{verdict(min(ratio1, ratio4) >= 0.5)}); p99 at 1 client {p99:.2f} ms (target < 10 ms: "
         f"{verdict(p99 < 10)}). Where the time goes: docs/event-store.md (What keeps a command cheap).",
     ]
+    if args.cpu:
+        lines += cpu_lines(names)
     if redis_url:
         import redis
 

@@ -16,8 +16,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 
 TICKS = os.sysconf("SC_CLK_TCK")
 PERIOD = 0.1
@@ -72,30 +74,58 @@ def read_all() -> dict[int, tuple[int, int]]:
     return found
 
 
+class Sampler:
+    """CPU by kind of every process that ran between `start()` and `stop()`, read from /proc
+    every PERIOD seconds on a thread of its own (this process left out)."""
+
+    def __init__(self, kind: Callable[[int], str] = kind_of) -> None:
+        self.kind = kind
+        self.before: dict[int, tuple[int, int]] = {}
+        self.last: dict[int, tuple[int, int]] = {}
+        self.kinds: dict[int, str] = {}
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+
+    def start(self) -> Sampler:
+        self.before = read_all()
+        self.thread.start()
+        return self
+
+    def _read(self) -> None:
+        for pid, (start, ticks) in read_all().items():
+            if self.last.get(pid, (start,))[0] != start or pid not in self.kinds:
+                self.kinds[pid] = self.kind(pid)  # a new process, or a pid used again
+            self.last[pid] = (start, ticks)
+
+    def _loop(self) -> None:
+        while not self.done.wait(PERIOD):
+            self._read()
+
+    def stop(self) -> Counter[str]:
+        """Seconds of CPU by kind."""
+        self.done.set()
+        self.thread.join()
+        self._read()
+        spent: Counter[str] = Counter()
+        for pid, (start, ticks) in self.last.items():
+            if pid == os.getpid():
+                continue
+            earlier = self.before.get(pid)
+            used = ticks - earlier[1] if earlier is not None and earlier[0] == start else ticks
+            if used > 0:
+                spent[self.kinds[pid]] += used / TICKS
+        return spent
+
+
 def main() -> int:
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
-    before = read_all()
-    last: dict[int, tuple[int, int]] = {}
-    kinds: dict[int, str] = {}
+    sampler = Sampler().start()
     started = time.monotonic()
-    command = subprocess.Popen(sys.argv[1:])
-    while command.poll() is None:
-        for pid, (start, ticks) in read_all().items():
-            if last.get(pid, (start,))[0] != start or pid not in kinds:
-                kinds[pid] = kind_of(pid)  # a new process, or a pid used again
-            last[pid] = (start, ticks)
-        time.sleep(PERIOD)
+    command = subprocess.run(sys.argv[1:], check=False)
     wall = time.monotonic() - started
-    spent: Counter[str] = Counter()
-    for pid, (start, ticks) in last.items():
-        if pid == os.getpid():
-            continue
-        earlier = before.get(pid)
-        used = ticks - earlier[1] if earlier is not None and earlier[0] == start else ticks
-        if used > 0:
-            spent[kinds[pid]] += used / TICKS
+    spent = sampler.stop()
     print(f"wall {wall:.1f} s, CPU {sum(spent.values()):.1f} s", file=sys.stderr)
     for kind, seconds in spent.most_common():
         if seconds >= 0.1:
