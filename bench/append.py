@@ -266,7 +266,7 @@ def cpu_lines(names: list[str]) -> list[str]:
         "CPU per command by kind of process (`--cpu`: every process's CPU read from /proc every "
         "0.1 s during the run, its warm-up included, divided by the commands timed; medians of "
         "the rounds). The service's clients also choose each move (the engine's bot policy) and "
-        "create and finish a match every sixty-odd commands; the raw clients only insert.",
+        "create and finish a match about every sixty commands; the raw clients only insert.",
         "",
         "| run | " + " | ".join(CPU_KINDS.values()) + " | all |",
         "|---|" + "---:|" * (len(CPU_KINDS) + 1),
