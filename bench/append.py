@@ -116,9 +116,9 @@ def run_clients(clients: int, seconds: float, work: Any, cpu_label: str | None =
         chunks = pool.map(_client, [(work, index, seconds) for index in range(clients)])
     elapsed = max(chunk[1] for chunk in chunks)
     figures = summarise([value for chunk in chunks for value in chunk[0]], elapsed)
-    if sampler is not None and cpu_label is not None:
+    if sampler is not None and cpu_label:
         spent = sampler.stop()
-        per_command = {kind: seconds * 1000 / figures["ops"] for kind, seconds in spent.items()}
+        per_command = {kind: seconds * 1000 / figures["ops"] for kind, seconds in spent.most_common()}
         CPU_BY_KIND.setdefault(cpu_label, []).append(
             {kind: ms for kind, ms in per_command.items() if ms >= 0.001}
         )

@@ -19,7 +19,6 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
 
 TICKS = os.sysconf("SC_CLK_TCK")
 PERIOD = 0.1
@@ -78,8 +77,7 @@ class Sampler:
     """CPU by kind of every process that ran between `start()` and `stop()`, read from /proc
     every PERIOD seconds on a thread of its own (this process left out)."""
 
-    def __init__(self, kind: Callable[[int], str] = kind_of) -> None:
-        self.kind = kind
+    def __init__(self) -> None:
         self.before: dict[int, tuple[int, int]] = {}
         self.last: dict[int, tuple[int, int]] = {}
         self.kinds: dict[int, str] = {}
@@ -94,7 +92,7 @@ class Sampler:
     def _read(self) -> None:
         for pid, (start, ticks) in read_all().items():
             if self.last.get(pid, (start,))[0] != start or pid not in self.kinds:
-                self.kinds[pid] = self.kind(pid)  # a new process, or a pid used again
+                self.kinds[pid] = kind_of(pid)  # a new process, or a pid used again
             self.last[pid] = (start, ticks)
 
     def _loop(self) -> None:

@@ -75,10 +75,11 @@ PRODUCTION_SECRET = "k" * 10 + "-Zq8vN3wXyT5rLp0sBjH2dFgKmC7aUe9iOoWnRtYxVb4QlS6
 # would differ from test to test, and no server could be forked from the worker's parent
 # (tests/live/server_forks.py), which compares environments.
 PER_TEST_VARS = ("PYTEST_CURRENT_TEST",)
+LEFT_OUT = frozenset(CONFIG_VARS + PER_TEST_VARS)
 
 
 def clean_env(data_dir: Path, **overrides: str) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items() if key not in CONFIG_VARS + PER_TEST_VARS}
+    env = {key: value for key, value in os.environ.items() if key not in LEFT_OUT}
     env["CACHO_DATA_DIR"] = str(data_dir)
     env["PYTHONUNBUFFERED"] = "1"
     env.update(overrides)
