@@ -162,3 +162,27 @@ def test_no_serious_accessibility_violation_nor_console_error(
             errors[size] = list(seen.errors)
     assert not any(blocking.values()), f"{path}:\n{_readable(blocking)}"
     assert not any(errors.values()), f"console errors on {path}: {errors}"
+
+
+def test_a_table_whose_log_is_still_loading_names_every_section(browser: Any, server: Server) -> None:
+    """The game log's section is named by its heading from the start: while the match's
+    events are on their way (held here), axe finds nothing serious on the table."""
+    if not AXE.exists():
+        needs.missing(f"axe-core is not installed at {AXE} (deploy/dev/test.sh installs it with npm)")
+    path = _table()
+    held: list[Any] = []
+    context = browser.new_context(locale="en", viewport=VIEWPORTS["phone"])
+    try:
+        name, value = session_cookie("ana")["Cookie"].split("=", 1)
+        context.add_cookies([{"name": name, "value": value, "url": server.url}])
+        context.route("**/api/matches/*/events*", lambda route: held.append(route))
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.goto(server.url + path)
+        page.wait_for_selector("#match[data-version]")
+        assert held, "the log asked for the match's events"
+        assert not page.locator("#game-log .log-groups").count(), "the log is still loading"
+        blocking = [v for v in _axe(page) if v["impact"] in BLOCKING]
+        assert not blocking, _readable({"table, log loading": blocking})
+    finally:
+        context.close()

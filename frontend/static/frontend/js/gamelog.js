@@ -31,6 +31,8 @@ export class GameLog {
     this.opened = new Map(); // group key -> the reader's own open/closed choice
     this.loading = null;
     this.game = null;
+    // The section is named by its heading: it is there before the first events arrive.
+    container.replaceChildren(h("h2", { id: "game-log-title" }, T.log));
   }
 
   /** Everything after what the log holds, from the store (at start, or after a gap). */

@@ -497,6 +497,8 @@ function alalaySheet() {
 
 function sheetPanel() {
   const panel = $("sk-sheet");
+  // Hidden while empty: the section is named by its heading, which only a match gives it.
+  panel.hidden = !sheet.match;
   if (!sheet.match) { panel.replaceChildren(); return; }
   panel.replaceChildren(h("h2", { id: "sk-sheet-title" }, S.sheet),
     ...(keepsScoresheet() ? alalaySheet() : biddingSheet()));
