@@ -9,7 +9,8 @@ every `RatedMatch` of a family in the order (key, match id):
   the table's input again; when it differs from the stored one (a new table, a ruling
   that changed it, a table reopened), every change from the earlier of the two places in
   the order onward is dropped and folded again. A table that sorts last (the usual case)
-  folds just itself; one committed late, or corrected, refolds what follows it.
+  folds just itself, from its players' stored ratings; one committed late, or corrected,
+  refolds what follows it, from each player's last change before it.
 * `rebuild()` reads every input again from the tables and folds from scratch.
 
 Both run under one lock (a PostgreSQL advisory lock; on SQLite, which lets one writer in
@@ -206,7 +207,8 @@ def refold(family: str, start: Order | None) -> int:
     each player starting from their last change before `start`; the changes written."""
     later = RatingChange.objects.filter(_from(start), family=family)
     touched = set(later.values_list("user_id", flat=True).distinct())
-    later.delete()
+    if touched:
+        later.delete()
     rows = RatedMatch.objects.filter(_from(start), family=family).order_by("key", "match_id")
     # The tables and their tournaments in one read (it runs after every rated table).
     tables: list[RatedTable] = []
@@ -216,7 +218,12 @@ def refold(family: str, start: Order | None) -> int:
         tables.append(_table(key, match, placements))
         tournaments[match] = tournament
     players = touched | {p for t in tables for p, _ in t.placements}
-    state, counts = _state_before(family, players) if start is not None else ({}, {})
+    if start is None:
+        state, counts = {}, {}
+    elif touched:
+        state, counts = _state_before(family, players)
+    else:
+        state, counts = _stored(family, players)
     changes: list[tuple[Any, ...]] = []
     written = 0
     for change in fold(tables, state):
@@ -228,6 +235,19 @@ def refold(family: str, start: Order | None) -> int:
     written += _write_changes(changes)
     _write_ratings(family, players, state, counts)
     return written
+
+
+def _stored(family: str, players: set[Any]) -> tuple[dict[int, Skill], dict[int, int]]:
+    """Each player's stored rating and count of changes. With no change stored from the
+    refold's start on (a table that sorts last: the usual finish), these are each player's
+    state before that start, as the last refold wrote them under the same lock: one plain
+    read instead of `_state_before`'s look for each player's latest change."""
+    rows = PlayerRating.objects.filter(family=family, user_id__in=players)
+    state: dict[int, Skill] = {}
+    counts: dict[int, int] = {}
+    for user, mu, sigma, tables in rows.values_list("user_id", "mu", "sigma", "tables"):
+        state[user], counts[user] = Skill(mu, sigma), tables
+    return state, counts
 
 
 def _state_before(family: str, players: set[Any]) -> tuple[dict[int, Skill], dict[int, int]]:
