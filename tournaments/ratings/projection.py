@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from celery import shared_task
@@ -54,14 +55,27 @@ def _lock() -> None:
 # ---------------------------------------------------------------- inputs from the tables
 
 
+@dataclass(frozen=True)
+class _Finished:
+    """What the fold's input needs of a finished table: read as plain values, as it is read
+    after every rated table."""
+
+    pk: int
+    match_id: Any
+    result: list[dict[str, Any]]
+    tournament_id: int
+    ruleset: str
+
+
 def _rated_tables() -> Any:
-    return Table.objects.filter(
-        status=Table.FINISHED, match_id__isnull=False, round__tournament__rated=True
-    ).select_related("round__tournament")
+    """The finished tables of rated tournaments, as `_Finished` values (`.first()`, a list)."""
+    columns = ("pk", "match_id", "result", "round__tournament_id", "round__tournament__ruleset")
+    rows = Table.objects.filter(status=Table.FINISHED, match_id__isnull=False, round__tournament__rated=True)
+    return rows.values_list(*columns).order_by("pk")
 
 
 def _input(
-    table: Table, key: int | None, seated: set[Any], users: dict[int, Any], teams: dict[int, list[Any]]
+    table: _Finished, key: int | None, seated: set[Any], users: dict[int, Any], teams: dict[int, list[Any]]
 ) -> RatedMatch | None:
     """A finished table's input to the fold: its lines whose entry's user sat in its match
     (guests and bots are left out); a pair or team gives a line to each of its members with
@@ -81,24 +95,23 @@ def _input(
                 lines.append((player, int(line["placement"])))
     if len(lines) < 2:
         return None
-    tournament = table.round.tournament
     return RatedMatch(
         match_id=table.match_id,
-        family=matches.game_of(tournament.ruleset),
+        family=matches.game_of(table.ruleset),
         key=key,
-        tournament_id=tournament.pk,
+        tournament_id=table.tournament_id,
         placements=[list(line) for line in placements_of(lines)],
     )
 
 
-def _entry_users(tables: Sequence[Table]) -> dict[int, Any]:
+def _entry_users(tables: Sequence[_Finished]) -> dict[int, Any]:
     from tournaments.models import Entry
 
     ids = {line.get("entry") for table in tables for line in table.result}
     return dict(Entry.objects.filter(pk__in=ids, user__isnull=False).values_list("pk", "user_id"))
 
 
-def _team_users(tables: Sequence[Table]) -> dict[int, dict[int, list[Any]]]:
+def _team_users(tables: Sequence[_Finished]) -> dict[int, dict[int, list[Any]]]:
     """Table id -> entry id -> the accounts among the members it was drawn with (those that
     still exist: a deleted account is rated no more, as an entry's is not)."""
     out: dict[int, dict[int, list[Any]]] = {}
@@ -119,9 +132,10 @@ def _team_users(tables: Sequence[Table]) -> dict[int, dict[int, list[Any]]]:
 def read_input(match_id: Any) -> RatedMatch | None:
     """What the fold should read for this match now (unsaved), or None: not a finished
     table of a rated tournament, or fewer than two rated players."""
-    table = _rated_tables().filter(match_id=match_id).first()
-    if table is None:
+    row = _rated_tables().filter(match_id=match_id).first()
+    if row is None:
         return open_tables.read_input(match_id)  # a rated casual table, or None
+    table = _Finished(*row)
     return _input(
         table,
         matches.rating_key(match_id),
@@ -133,7 +147,7 @@ def read_input(match_id: Any) -> RatedMatch | None:
 
 def read_inputs() -> Iterable[RatedMatch]:
     """Every rated table's input, read again from the tables and their matches."""
-    tables = list(_rated_tables().order_by("pk"))
+    tables = [_Finished(*row) for row in _rated_tables()]
     for start in range(0, len(tables), BATCH):
         chunk = tables[start : start + BATCH]
         ids = [t.match_id for t in chunk]
@@ -218,6 +232,8 @@ def refold(family: str, start: Order | None) -> int:
         tables.append(_table(key, match, placements))
         tournaments[match] = tournament
     players = touched | {p for t in tables for p, _ in t.placements}
+    state: dict[int, Skill]
+    counts: dict[int, int]
     if start is None:
         state, counts = {}, {}
     elif touched:
