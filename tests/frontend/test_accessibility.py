@@ -164,25 +164,36 @@ def test_no_serious_accessibility_violation_nor_console_error(
     assert not any(errors.values()), f"console errors on {path}: {errors}"
 
 
-def test_a_table_whose_log_is_still_loading_names_every_section(browser: Any, server: Server) -> None:
-    """The game log's section is named by its heading from the start: while the match's
-    events are on their way (held here), axe finds nothing serious on the table."""
+# A page whose sections JS fills, with the request that fills them held: (the page, its
+# user, the request held).
+LOADING = {
+    "table": (_table, "ana", "**/api/matches/*/events*"),  # the game log's events
+    "scorekeeper": (_scorekeeper, "sam", "**/api/tables/*/sheet"),  # the sheet
+}
+
+
+@pytest.mark.parametrize("name", list(LOADING))
+def test_a_page_still_loading_names_every_section(browser: Any, server: Server, name: str) -> None:
+    """A section named by a heading that JS draws (the game log's, the scorekeeper's
+    sheet) has it, or is hidden, before its data arrives: axe finds nothing serious while
+    the request that brings the data is held."""
     if not AXE.exists():
         needs.missing(f"axe-core is not installed at {AXE} (deploy/dev/test.sh installs it with npm)")
-    path = _table()
+    build, user, held_request = LOADING[name]
+    path = build()
     held: list[Any] = []
     context = browser.new_context(locale="en", viewport=VIEWPORTS["phone"])
     try:
-        name, value = session_cookie("ana")["Cookie"].split("=", 1)
-        context.add_cookies([{"name": name, "value": value, "url": server.url}])
-        context.route("**/api/matches/*/events*", lambda route: held.append(route))
+        cookie, value = session_cookie(user)["Cookie"].split("=", 1)
+        context.add_cookies([{"name": cookie, "value": value, "url": server.url}])
+        context.route(held_request, lambda route: held.append(route))
         page = context.new_page()
         page.set_default_timeout(10_000)
-        page.goto(server.url + path)
-        page.wait_for_selector("#match[data-version]")
-        assert held, "the log asked for the match's events"
-        assert not page.locator("#game-log .log-groups").count(), "the log is still loading"
+        with page.expect_request(held_request) as asked:
+            page.goto(server.url + path)
+        page.wait_for_load_state("load")
+        assert asked.value.url.startswith(server.url)  # asked for, and held unanswered
         blocking = [v for v in _axe(page) if v["impact"] in BLOCKING]
-        assert not blocking, _readable({"table, log loading": blocking})
+        assert not blocking, _readable({f"{name}, loading": blocking})
     finally:
         context.close()

@@ -68,7 +68,7 @@ class _Finished:
 
 
 def _rated_tables() -> Any:
-    """The finished tables of rated tournaments, as `_Finished` values (`.first()`, a list)."""
+    """The finished tables of rated tournaments: rows of `_Finished`'s fields, in its order."""
     columns = ("pk", "match_id", "result", "round__tournament_id", "round__tournament__ruleset")
     rows = Table.objects.filter(status=Table.FINISHED, match_id__isnull=False, round__tournament__rated=True)
     return rows.values_list(*columns).order_by("pk")
