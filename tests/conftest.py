@@ -127,11 +127,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """The tests marked `alone` before all others: each waits for the tests running on the
     other workers to end, and those workers wait for it; at the start nothing long is
     running yet (begun later, such a test waited for the longest test running to end, and
-    the other workers' cores idled meanwhile). Then the longest tests, so that under pytest-xdist the workers
-    end together: the tests marked `first` (the SQLite run's shards, each a process of its
-    own, and the final-ranking oracle's longest test), the modules with a `slow` test
-    (servers, browsers, tools in subprocesses), then the rest, each in the order collected.
-    The same order on every worker.
+    the other workers' cores idled meanwhile). Then the longest tests, so that under
+    pytest-xdist the workers end together: the tests marked `first` (the SQLite run's
+    shards, each a process of its own, and the final-ranking oracle's longest test), the
+    modules with a `slow` test (servers, browsers, tools in subprocesses), then the rest,
+    each in the order collected. The same order on every worker.
 
     With CACHO_TEST_SHARD=k/n (a shard of the SQLite run, tests/test_foundation/test_sqlite_run.py)
     only every n-th test from the k-th runs: the parametrised tests of minutes spread over
