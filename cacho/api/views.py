@@ -21,7 +21,7 @@ from cacho.api.throttles import ApiThrottle, CommandThrottle
 from cacho.engine.games import game_for
 from cacho.engine.viewer import Viewer
 from cacho.models import Event, Match, Seat
-from cacho.services import matches, presentation, referees, scorekeepers, seat_holders
+from cacho.services import matches, players, presentation, referees, scorekeepers, seat_holders
 from cacho.services.presentation import event_json
 from cacho.services.state_cache import engine_events
 from cacho.services.verify import verify_match
@@ -59,22 +59,27 @@ def json_object(request: Request) -> dict[str, Any]:
     return dict(data)
 
 
-def seat_of(request: Request, match: Match) -> Seat | None:
+def seat_of(request: Request, match: Match, seated: players.Seating | None = None) -> Seat | None:
     """The caller's seat: by account (its own, or the team's it partners), else the one the
-    browser's session holds (`cacho.services.seat_holders`: a walk-in's seat link)."""
+    browser's session holds (`cacho.services.seat_holders`: a walk-in's seat link).
+    `seated`: the match's `players.seating`, when the caller has read it."""
     user = request.user
     if user and user.is_authenticated:
-        seat = matches.seat_of_user(match, user)
+        seat = matches.seat_of_user(match, user) if seated is None else seated.seat_of(user.pk)
         if seat is not None:
             return seat
     held = seat_holders.session_seat(match.pk, getattr(request, "session", None))
-    return None if held is None else Seat.objects.filter(match=match, name=held).first()
+    if held is None:
+        return None
+    if seated is not None:
+        return next((seat for seat in seated.seats if seat.name == held), None)
+    return Seat.objects.filter(match=match, name=held).first()
 
 
-def viewer_for(request: Request, match: Match) -> Viewer:
+def viewer_for(request: Request, match: Match, seated: players.Seating | None = None) -> Viewer:
     """Seated: that player; otherwise the match's referees (`cacho.services.referees`) see
     every die; everyone else is a spectator."""
-    seat = seat_of(request, match)
+    seat = seat_of(request, match, seated)
     if seat is not None:
         return Viewer.of_player(seat.name)
     if referees.referees(match.pk, request.user):
@@ -101,7 +106,11 @@ def user_id_of(request: Request) -> Any:
 
 
 def match_json(match: Match, request: Request) -> dict[str, Any]:
-    return presentation.match_json(match, viewer_for(request, match), user_id_of(request))
+    """The match as the caller may see it, its seats read once for both."""
+    seated = players.seating(match)
+    user_id = user_id_of(request)
+    seats = presentation.seats_json(match, user_id, seated)
+    return presentation.match_json(match, viewer_for(request, match, seated), user_id, seats)
 
 
 # ---------------------------------------------------------------- views

@@ -10,13 +10,15 @@ match's creator typed, a guest's entry name, a bot)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from cacho.models import PLAYER_PREFIX, Player, Seat, SeatPartner
+from cacho.engine.games import game_for
+from cacho.models import PLAYER_PREFIX, Match, Player, Seat, SeatPartner
 
 
 def player_of(user: Any) -> Player:
@@ -76,34 +78,73 @@ def labels_by_match(seats: Iterable[Seat]) -> dict[tuple[str, str], str]:
     }
 
 
-def seat_players(seats: Iterable[Seat]) -> dict[tuple[str, str], Player | None]:
-    """(match id, seat name) -> the player the seat is shown as (None: by its own name)."""
+def seat_players(
+    seats: Iterable[Seat], accounts: dict[Any, Player] | None = None
+) -> dict[tuple[str, str], Player | None]:
+    """(match id, seat name) -> the player the seat is shown as (None: by its own name).
+    `accounts`: the seats' players by user id, when the caller has read them."""
     seats = list(seats)
-    users = {s.user_id for s in seats if s.user_id is not None}
-    players = {p.user_id: p for p in Player.objects.filter(user_id__in=users).select_related("user")}
+    if accounts is None:
+        accounts = players_by_user({s.user_id for s in seats if s.user_id is not None})
     found: dict[tuple[str, str], Player | None] = {}
     for seat in seats:
-        player = players.get(seat.user_id) if seat.user_id is not None else None
+        player = accounts.get(seat.user_id) if seat.user_id is not None else None
         shown = player is not None and (player.deleted_at is not None or seat.name == player.public_id)
         found[(str(seat.match_id), seat.name)] = player if shown else None
     return found
 
 
-def member_players(match_id: Any, seats: Iterable[Seat] | None = None) -> dict[int, list[Player]]:
+def players_by_user(users: Iterable[Any]) -> dict[Any, Player]:
+    """User id -> its player row, with its account (one query)."""
+    return {p.user_id: p for p in Player.objects.filter(user_id__in=list(users)).select_related("user")}
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who plays a match's seats, read once for a request: the seats in index order, each
+    with its account, and the accounts partnering them (seat index -> user ids)."""
+
+    seats: list[Seat]
+    partners: dict[int, list[Any]]
+
+    def seat_of(self, user_id: Any) -> Seat | None:
+        """`matches.seat_of_user` from what was read: the account's own seat, else the
+        first by index that it partners."""
+        for seat in self.seats:
+            if seat.user_id is not None and seat.user_id == user_id:
+                return seat
+        for seat in self.seats:
+            if user_id in self.partners.get(seat.index, ()):
+                return seat
+        return None
+
+    def users(self) -> set[Any]:
+        """Every account that plays a seat."""
+        held = {seat.user_id for seat in self.seats if seat.user_id is not None}
+        return held.union(*self.partners.values())
+
+
+def seating(match: Match) -> Seating:
+    """The match's `Seating`: two queries, one where no seat can be a pair's or a team's
+    (only those are partnered: `matches.add_partners` is given a team's members)."""
+    seats = list(Seat.objects.filter(match_id=match.pk).select_related("user").order_by("index"))
+    partners: dict[int, list[Any]] = {}
+    if game_for(match.ruleset).traits.team_seats:
+        rows = SeatPartner.objects.filter(match_id=match.pk).order_by("pk").values_list("index", "user_id")
+        for index, user in rows:
+            partners.setdefault(index, []).append(user)
+    return Seating(seats, partners)
+
+
+def member_players(seated: Seating, accounts: dict[Any, Player]) -> dict[int, list[Player]]:
     """Seat index -> the players of the accounts that play it (its holder, then its
     partners): a pair's or team's members named in the match by their player ids. Only
     these resolve a member's name; a guest's name that looks like `p7` stays a name.
-    `seats`: the match's seats, when the caller has read them already."""
-    if seats is None:
-        seats = Seat.objects.filter(match_id=match_id, user__isnull=False).order_by("index")
-    held = {seat.index: [seat.user_id] for seat in seats if seat.user_id is not None}
-    for index, user in SeatPartner.objects.filter(match_id=match_id).values_list("index", "user_id"):
-        held.setdefault(index, []).append(user)
-    users = [user for accounts in held.values() for user in accounts]
-    players = {p.user_id: p for p in Player.objects.filter(user_id__in=users).select_related("user")}
-    return {
-        index: [players[user] for user in accounts if user in players] for index, accounts in held.items()
-    }
+    `accounts`: players by user id (`players_by_user` of `seated.users()`)."""
+    held = {seat.index: [seat.user_id] for seat in seated.seats if seat.user_id is not None}
+    for index, users in seated.partners.items():
+        held.setdefault(index, []).extend(users)
+    return {index: [accounts[user] for user in users if user in accounts] for index, users in held.items()}
 
 
 def match_labels(match_id: Any) -> dict[str, str]:

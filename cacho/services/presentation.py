@@ -15,17 +15,22 @@ from cacho.services import players
 from cacho.services.state_cache import load_state
 
 
-def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:
+def seats_json(
+    match: Match, user_id: Any = None, seated: players.Seating | None = None
+) -> list[dict[str, Any]]:
     """The seats: `name` as the events know it, `label` as the pages show it (resolved
     outside the chain, `services.players`), `deleted` the number of a deleted player (the
     pages say "deleted player N" in their own language), `player` the holder's name. A
     seat played by a pair or team has `members`, in turn order, each `{name, label,
-    deleted}` alike: `name` as the events know it (`turn.member`, `dice_thrown`)."""
-    seats = list(match.seats.select_related("user").order_by("index"))
-    shown = players.seat_players(seats)
+    deleted}` alike: `name` as the events know it (`turn.member`, `dice_thrown`).
+    `seated`: the match's `players.seating`, when the caller has read it."""
+    seated = seated if seated is not None else players.seating(match)
+    seats = seated.seats
+    accounts = players.players_by_user(seated.users())
+    shown = players.seat_players(seats, accounts)
     game = game_for(match.ruleset)
     teams = game.seat_members(load_state(match, game)) if game.traits.team_seats else {}
-    accounts = players.member_players(match.pk, seats) if teams else {}
+    members = players.member_players(seated, accounts) if teams else {}
     rows = []
     for seat in seats:
         player = shown[(str(seat.match_id), seat.name)]
@@ -44,7 +49,7 @@ def seats_json(match: Match, user_id: Any = None) -> list[dict[str, Any]]:
             }
         )
         if seat.name in teams:
-            named = {p.public_id: p for p in accounts.get(seat.index, [])}
+            named = {p.public_id: p for p in members.get(seat.index, [])}
             rows[-1]["members"] = [_member_json(name, named.get(name)) for name in teams[seat.name]]
     return rows
 
