@@ -19,9 +19,9 @@ from tests.test_foundation.helpers import ROOT
 
 pytestmark = [pytest.mark.slow, pytest.mark.first, pytest.mark.runs_tests]
 
-# Each shard pays a process, a collection and the SQLite migrations (about ten seconds):
-# enough shards for the workers of a 2- to 4-core machine, no more.
-SHARDS = 4
+# Each shard pays a process, a collection and the SQLite migrations (ten to fifteen seconds):
+# a shard for each of the three workers of a 2-core machine, which take them first.
+SHARDS = 3
 
 PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider")
 SERVICES = ("DATABASE_URL", "REDIS_URL")  # embedded mode: neither
