@@ -226,8 +226,7 @@ class CommandView(CachoView):
         payload = {key: value for key, value in data.items() if key not in ENVELOPE}
         result = matches.submit(match.pk, seat.name, payload, command_id, expected, f"user:{request.user.pk}")
         game = game_for(match.ruleset)
-        match.refresh_from_db()
-        state = matches.load_state(match, game)
+        state = matches.state_after(match, result, game)
         # The sender sees the events from its seat (`viewer_for`): a command binds no seat
         # and frees none, so the seat found above is still the caller's.
         viewer = Viewer.of_player(seat.name)

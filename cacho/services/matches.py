@@ -419,6 +419,17 @@ def add_partners(match_id: Any, partners: Mapping[int, Sequence[Any]]) -> None:
         SeatPartner.objects.bulk_create(SeatPartner(match_id=match_id, index=i, user=u) for i, u in rows)
 
 
+def state_after(match: Match, result: Result, game: Any) -> Any:
+    """The state after a command: this process's cache holds it when the command committed
+    here and nothing since (the usual case: no read of the match row); else the match's
+    state at its head, read again (`match` refreshed)."""
+    cached = None if result.repeated else STATES.get(str(match.pk))
+    if cached is not None and cached.version == result.version:
+        return cached.state
+    match.refresh_from_db()
+    return load_state(match, game)
+
+
 def seat_of_user(match: Any, user: Any) -> Seat | None:
     """The seat an account plays in a match: its own, or the one it partners (the first by
     index). One query: every read of a match by an account asks it (a spectator's too)."""
