@@ -39,15 +39,11 @@ sys.path.insert(0, str(ROOT))
 
 def setup_django(base: str | None) -> str:
     if base:
-        import psycopg
+        from bench.databases import bench_url, ensure_database
 
-        parts = urllib.parse.urlsplit(base)
-        name = f"{parts.path.lstrip('/') or 'cacho'}_bench"
-        with psycopg.connect(parts._replace(path="/postgres").geturl(), autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{name}"')
-        os.environ["DATABASE_URL"] = parts._replace(path=f"/{name}").geturl()
-        where = f"PostgreSQL ({name})"
+        os.environ["DATABASE_URL"] = bench_url(base)
+        ensure_database(os.environ["DATABASE_URL"])
+        where = f"PostgreSQL ({urllib.parse.urlsplit(os.environ['DATABASE_URL']).path.lstrip('/')})"
     else:
         os.environ.pop("REDIS_URL", None)  # embedded mode: neither service
         os.environ["CACHO_DATA_DIR"] = tempfile.mkdtemp(prefix="cacho-bench-")

@@ -28,33 +28,15 @@ import secrets
 import statistics
 import sys
 import time
-import urllib.parse
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench import cpu_by_kind  # noqa: E402
+from bench.databases import bench_url, ensure_database  # noqa: E402
 
 HEADING = "## Event store (bench/append.py)"
-
-
-def bench_url(url: str) -> str:
-    parts = urllib.parse.urlsplit(url)
-    return parts._replace(path=f"/{parts.path.lstrip('/') or 'cacho'}_bench").geturl()
-
-
-def ensure_database(url: str) -> None:
-    """A fresh database for every run: the service's tables start empty, as the raw
-    baseline's table does (a log grown by earlier runs made the figures drift)."""
-    import psycopg
-
-    parts = urllib.parse.urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = parts._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def percentile(values: list[float], q: float) -> float:

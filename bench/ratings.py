@@ -25,7 +25,6 @@ import secrets
 import statistics
 import sys
 import time
-import urllib.parse
 import uuid
 from pathlib import Path
 
@@ -61,14 +60,10 @@ def pure(tables: list[tuple[int, str, list[list[int]]]]) -> tuple[float, int]:
 
 
 def setup_django(base: str) -> None:
-    import psycopg
+    from bench.databases import bench_url, ensure_database
 
-    parts = urllib.parse.urlsplit(base)
-    name = f"{parts.path.lstrip('/') or 'cacho'}_bench"
-    with psycopg.connect(parts._replace(path="/postgres").geturl(), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    os.environ["DATABASE_URL"] = parts._replace(path=f"/{name}").geturl()
+    os.environ["DATABASE_URL"] = bench_url(base)
+    ensure_database(os.environ["DATABASE_URL"])
     os.environ["CACHO_ENV"] = "production"  # DEBUG off: no query log
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     os.environ.setdefault("ALLOWED_HOSTS", "localhost")
