@@ -43,8 +43,6 @@ def _hidden_seat_user(match_id: Any, player: str) -> int | None:
             return int(user_id) if user_id is not None else None
         return None
     hidden = HiddenTab.objects.filter(match_id=match_id).values("user_id")
-    return (
-        Seat.objects.filter(match_id=match_id, name=player, user_id__in=hidden)
-        .values_list("user_id", flat=True)
-        .first()
-    )
+    # A match's seat names are unique: no ordering (a seat's default one joins its match).
+    found = Seat.objects.filter(match_id=match_id, name=player, user_id__in=hidden).order_by()
+    return next(iter(found.values_list("user_id", flat=True)[:1]), None)
