@@ -65,15 +65,15 @@ def seat_of(request: Request, match: Match, seated: players.Seating | None = Non
     `seated`: the match's `players.seating`, when the caller has read it."""
     user = request.user
     if user and user.is_authenticated:
-        seat = matches.seat_of_user(match, user) if seated is None else seated.seat_of(user.pk)
+        seated = seated if seated is not None else players.seating(match)
+        seat = seated.seat_of(user.pk)
         if seat is not None:
             return seat
     held = seat_holders.session_seat(match.pk, getattr(request, "session", None))
     if held is None:
         return None
-    if seated is not None:
-        return next((seat for seat in seated.seats if seat.name == held), None)
-    return Seat.objects.filter(match=match, name=held).first()
+    seated = seated if seated is not None else players.seating(match)
+    return next((seat for seat in seated.seats if seat.name == held), None)
 
 
 def viewer_for(request: Request, match: Match, seated: players.Seating | None = None) -> Viewer:

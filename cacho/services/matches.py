@@ -35,6 +35,7 @@ from cacho.eventlog.store import Head, StaleStream, StoredEvent
 from cacho.models import Match, Seat, SeatPartner
 from cacho.observability import metrics
 from cacho.process.clock import now_ms
+from cacho.services import players
 from cacho.services.batch import SERVER, Batch
 from cacho.services.creation import create_match, import_record
 from cacho.services.notices import publish_seats
@@ -430,13 +431,10 @@ def state_after(match: Match, result: Result, game: Any) -> Any:
     return load_state(match, game)
 
 
-def seat_of_user(match: Any, user: Any) -> Seat | None:
+def seat_of_user(match: Match, user: Any) -> Seat | None:
     """The seat an account plays in a match: its own, or the one it partners (the first by
-    index). One query: every read of a match by an account asks it (a spectator's too)."""
-    partnered = SeatPartner.objects.filter(match=match, user=user).values("index")
-    seats = list(Seat.objects.filter(Q(user=user) | Q(index__in=partnered), match=match).order_by("index"))
-    own = [seat for seat in seats if seat.user_id == user.pk]
-    return (own or seats or [None])[0]
+    index); `players.Seating.seat_of` decides it from the match's seats."""
+    return players.seating(match).seat_of(user.pk)
 
 
 def seats_of_user(user: Any) -> Any:
