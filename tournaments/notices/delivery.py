@@ -3,7 +3,7 @@
 `notify` runs inside the caller's transaction work: it is called from tasks queued after
 the commit of what the notice is about (a round drawn, a ruling, a turn). One notice per
 user and key (`Notice.key`), so a repeated task adds nothing; `deliver_notices` then claims
-each chosen channel (UPDATE … WHERE its time IS NULL) before sending it, so a repeated or
+each chosen channel (its time set where it is not) before sending it, so a repeated or
 concurrent delivery sends it once: the bell's nudge over the socket, the email through the
 outgoing mail queue (`tournaments.mail`), the push to each of the player's browsers.
 """
@@ -111,31 +111,41 @@ def _create_each(wanted: Wanted, kind: str) -> list[int]:
     return made
 
 
-def _claim(notice_id: int, field: str) -> bool:
-    return bool(
-        Notice.objects.filter(pk=notice_id, **{f"{field}__isnull": True}).update(**{field: timezone.now()})
-    )
+def _claim(notices: list[Notice], field: str) -> list[Notice]:
+    """The notices whose channel `field` this call claims (sets its time where it is not set),
+    in two statements for all of them: the free ones locked, then stamped. A concurrent
+    delivery waits on the locks and finds them taken (PostgreSQL reads a locked row again
+    before it answers it; SQLite's transactions here take the write lock at their start)."""
+    if not notices:
+        return []
+    with transaction.atomic():
+        free = set(
+            Notice.objects.select_for_update()
+            .filter(pk__in=[notice.pk for notice in notices], **{f"{field}__isnull": True})
+            .values_list("pk", flat=True)
+        )
+        if free:
+            Notice.objects.filter(pk__in=free).update(**{field: timezone.now()})
+    return [notice for notice in notices if notice.pk in free]
 
 
 @shared_task(name="tournaments.deliver_notices", ignore_result=True)
 def deliver_notices(notice_ids: list[int]) -> None:
     """Send notices by each channel their players chose, once each (idempotent): the
     notices, the unread counts and the players' languages are read once for all of them
-    (a round drawn delivers a notice per seated player); each channel is claimed per notice."""
+    (a round drawn delivers a notice per seated player), and each channel claimed for all of
+    them at once."""
     notices = list(Notice.objects.filter(pk__in=notice_ids).order_by("pk"))
-    announced = [notice for notice in notices if notice.in_app and _claim(notice.pk, "announced_at")]
+    announced = _claim([notice for notice in notices if notice.in_app], "announced_at")
     if announced:
         _announce(announced)
     writing = [notice for notice in notices if notice.email or notice.push]
     users = _readers({notice.user_id for notice in writing}) if writing else {}
-    for notice in writing:
-        user = users.get(notice.user_id)
-        if user is None:
-            continue
-        if notice.email:
-            _email(notice, user)
-        if notice.push and _claim(notice.pk, "pushed_at") and push.enabled():
-            push.send_to_user(notice.user_id, notice, user.language)
+    readers = [notice for notice in writing if notice.user_id in users]
+    _email([notice for notice in readers if notice.email], users)
+    for notice in _claim([notice for notice in readers if notice.push], "pushed_at"):
+        if push.enabled():
+            push.send_to_user(notice.user_id, notice, users[notice.user_id].language)
 
 
 @shared_task(name="tournaments.deliver_notice", ignore_result=True)
@@ -186,19 +196,21 @@ def _announce(notices: list[Notice]) -> None:
         )
 
 
-def _email(notice: Notice, user: Any) -> None:
-    """Through the outgoing mail queue, in the claiming transaction: the claim and the
-    queued message commit together (its own task sends it, with retries)."""
+def _email(notices: list[Notice], users: dict[int, Any]) -> None:
+    """Through the outgoing mail queue, in the claiming transaction: the claims and the
+    queued messages commit together (each message's own task sends it, with retries)."""
+    if not notices:
+        return
     from tournaments.mail import send_mail_after_commit, site_url
 
-    title, body = kinds.words(notice.kind, notice.params, user.language)
     with transaction.atomic():
-        if not _claim(notice.pk, "emailed_at"):
-            return
-        context = {
-            "title": title,
-            "body": body,
-            "link": site_url(notice.link) if notice.link else "",
-            "settings_link": site_url("/me/notices/"),
-        }
-        send_mail_after_commit("notice", user, context, user.language)
+        for notice in _claim(notices, "emailed_at"):
+            user = users[notice.user_id]
+            title, body = kinds.words(notice.kind, notice.params, user.language)
+            context = {
+                "title": title,
+                "body": body,
+                "link": site_url(notice.link) if notice.link else "",
+                "settings_link": site_url("/me/notices/"),
+            }
+            send_mail_after_commit("notice", user, context, user.language)

@@ -137,6 +137,55 @@ def test_a_drawn_round_tells_each_seated_player_in_the_app_and_by_email(
     assert OutgoingMail.objects.count() == queued
 
 
+def test_deliveries_at_once_send_each_channel_once(evening: Evening, mailbox: Mailbox) -> None:
+    """Four deliveries of the same notices racing (a task retried while its first run still
+    works, a sweep): each chosen email is queued once, each bell claimed once."""
+    import threading
+
+    from django.db import connection
+
+    from tournaments.mail.models import OutgoingMail
+    from tournaments.notices.delivery import deliver_notices
+
+    everything = {"in_app": True, "email": True, "push": False}
+    for name in ("ana", "beto", "caro"):
+        evening.client(name).put(
+            "/api/me/notice-settings", {"choices": {"table-ready": everything}}, format="json"
+        )
+    start_tournament(evening.tournament.pk, evening.organiser)
+    emailed = list(Notice.objects.filter(email=True).values_list("pk", flat=True))
+    assert len(emailed) >= 3
+    # As if no delivery had run yet: every channel free again, no mail queued.
+    Notice.objects.update(announced_at=None, emailed_at=None)
+    OutgoingMail.objects.all().delete()
+
+    ids = list(Notice.objects.values_list("pk", flat=True))
+    barrier = threading.Barrier(4)
+    failures: list[BaseException] = []
+
+    def deliver() -> None:
+        try:
+            barrier.wait(timeout=5)
+            deliver_notices(ids)
+        except BaseException as error:  # reported below: a thread's failure fails the test
+            failures.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=deliver) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert failures == []
+    assert OutgoingMail.objects.filter(kind="notice").count() == len(emailed)
+    assert sorted(OutgoingMail.objects.values_list("to", flat=True)) == sorted(
+        Notice.objects.filter(pk__in=emailed).values_list("user__email", flat=True)
+    )
+    assert not Notice.objects.filter(in_app=True, announced_at__isnull=True).exists()
+    assert not Notice.objects.filter(email=True, emailed_at__isnull=True).exists()
+
+
 def test_a_hidden_tab_hears_its_turn_by_push(evening: Evening, push_server: PushServer) -> None:
     start_tournament(evening.tournament.pk, evening.organiser)
     ana = evening.client("ana")
