@@ -1,9 +1,18 @@
 """The check of a pooled PostgreSQL connection before it is lent (psycopg_pool's `check`).
 
-psycopg_pool checks the connection it is about to lend; one found dead is thrown away and
-the next one tried, after a back-off that doubles (1 s, 2 s, 4 s ...). When the server
-dropped all of them at once (`pg_terminate_backend`, a restart, a failover) a grown pool
-is full of dead connections, and a request went through them one by one until the pool's
+An idle connection has nothing to say to the server nor the server to it: a server that
+drops it (`pg_terminate_backend`, a restart, a failover, a PgBouncer going away) sends its
+last message and closes the socket, which makes the socket readable. So a connection whose
+socket is not readable is lent as it is, without psycopg_pool's check, a round trip to the
+server at every loan (a socket's every command, every request: about 40 µs of the caller's
+CPU and 60–90 µs of waiting, bench figures in docs/benchmarks.md). A readable one (dropped,
+or the server spoke: a notice) gets that check. A connection the server is dropping at the
+very moment it is lent (its backend told to end, not yet gone) fails its first statement,
+as one dropped while a statement runs does.
+
+A connection found dead is thrown away and the next one tried, after a back-off that
+doubles (1 s, 2 s, 4 s ...). When the server dropped all of them at once a grown pool is
+full of dead connections, and a request went through them one by one until the pool's
 timeout: a 10 s stall, then a 500. Here the first dead connection found has the pool check
 every idle one (dead ones are replaced by new connections in the background), so that the
 pool's immediate second try gets a live one.
@@ -12,6 +21,7 @@ pool's immediate second try gets a live one.
 from __future__ import annotations
 
 import logging
+import select
 from typing import Any
 
 from psycopg_pool import ConnectionPool
@@ -19,7 +29,20 @@ from psycopg_pool import ConnectionPool
 logger = logging.getLogger(__name__)
 
 
+def _quiet(conn: Any) -> bool:
+    """Whether the server has said nothing on this idle connection, nor closed it."""
+    if conn.closed or conn.broken:
+        return False
+    try:
+        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+    except (OSError, ValueError):
+        return False
+    return not readable
+
+
 def check_connection(conn: Any) -> None:
+    if _quiet(conn):
+        return
     try:
         ConnectionPool.check_connection(conn)
     except Exception:
