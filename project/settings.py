@@ -130,8 +130,9 @@ if CONFIG.database_url:
             "max_size": CONFIG.db_pool_max,
             "timeout": CONFIG.db_pool_timeout,  # seconds a request waits for a free connection
         }
-        # The pool checks a connection it lends; a dead one has it check them all and
-        # replace the dead (the server dropped them: project/backends/db_pool.py, project/backends/pg).
+        # The pool checks a connection it lends (when its idle socket is readable); a dead one
+        # has it check them all and replace the dead (the server dropped them:
+        # project/backends/db_pool.py, project/backends/pg).
         DATABASES["default"]["ENGINE"] = "project.backends.pg"
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     else:

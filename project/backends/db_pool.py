@@ -29,7 +29,7 @@ from psycopg_pool import ConnectionPool
 logger = logging.getLogger(__name__)
 
 
-def _quiet(conn: Any) -> bool:
+def server_is_quiet(conn: Any) -> bool:
     """Whether the server has said nothing on this idle connection, nor closed it."""
     if conn.closed or conn.broken:
         return False
@@ -41,7 +41,7 @@ def _quiet(conn: Any) -> bool:
 
 
 def check_connection(conn: Any) -> None:
-    if _quiet(conn):
+    if server_is_quiet(conn):
         return
     try:
         ConnectionPool.check_connection(conn)

@@ -14,7 +14,7 @@ from django.db import connection
 from psycopg_pool import ConnectionPool
 
 from cacho.services import matches
-from project.backends.db_pool import _quiet, check_connection
+from project.backends.db_pool import check_connection, server_is_quiet
 from tests.live.harness import services_env
 from tests.live.test_connections import get
 from tests.test_foundation.helpers import serve
@@ -89,7 +89,7 @@ def test_an_idle_connection_is_lent_unchecked_until_the_server_drops_it() -> Non
         assert last_statement() == "SELECT 1 AS last_statement"
         admin.execute("SELECT pg_terminate_backend(%s)", [pid])
         deadline = time.monotonic() + 5
-        while _quiet(idle):
+        while server_is_quiet(idle):
             assert time.monotonic() < deadline, "a dropped connection still looked quiet"
             time.sleep(0.01)
         with pytest.raises(psycopg.OperationalError):
