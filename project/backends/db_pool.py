@@ -30,14 +30,16 @@ logger = logging.getLogger(__name__)
 
 
 def server_is_quiet(conn: Any) -> bool:
-    """Whether the server has said nothing on this idle connection, nor closed it."""
+    """Whether the server has said nothing on this idle connection, nor closed it (`poll`,
+    not `select`: a web process holding many sockets has descriptors past select's 1,024)."""
     if conn.closed or conn.broken:
         return False
     try:
-        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+        watch = select.poll()
+        watch.register(conn.fileno(), select.POLLIN | select.POLLPRI)
+        return not watch.poll(0)
     except (OSError, ValueError):
         return False
-    return not readable
 
 
 def check_connection(conn: Any) -> None:
