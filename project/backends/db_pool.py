@@ -4,8 +4,8 @@ An idle connection has nothing to say to the server nor the server to it: a serv
 drops it (`pg_terminate_backend`, a restart, a failover, a PgBouncer going away) sends its
 last message and closes the socket, which makes the socket readable. So a connection whose
 socket is not readable is lent as it is, without psycopg_pool's check, a round trip to the
-server at every loan (a socket's every command, every request: about 40 µs of the caller's
-CPU and 60–90 µs of waiting, bench figures in docs/benchmarks.md). A readable one (dropped,
+server at every loan (a socket's every command, every request: about 35–45 µs of the caller's
+CPU and 70–75 µs of waiting, bench figures in docs/benchmarks.md). A readable one (dropped,
 or the server spoke: a notice) gets that check. A connection the server is dropping at the
 very moment it is lent (its backend told to end, not yet gone) fails its first statement,
 as one dropped while a statement runs does.
