@@ -149,11 +149,21 @@ def test_a_casual_dudo_table_with_a_bot_played_to_its_end_then_a_rematch(phone: 
 
     # Ana fills the third seat with a bot: full, the table starts and both go to the match
     ana.select_option("#ot-strength", "reasoning")
+    match_loads: list[str] = []  # the host's page, told twice (its answer, the socket), goes once
+    ana.on(
+        "request",
+        lambda request: (
+            match_loads.append(request.url)
+            if request.resource_type == "document" and "/matches/" in request.url
+            else None
+        ),
+    )
     ana.click("#ot-bots")
     for page in (ana, beto):
         page.wait_for_url(re.compile(r"/matches/[^/]+/$"))
         page.wait_for_selector("#match[data-version]")
     assert ana.url == beto.url
+    assert match_loads == [ana.url], match_loads
     ana.wait_for_selector("#open-table-box:not([hidden]):has-text('Thinking bot')")
     shot(beto, "open-match-phone")
     axe_clean(beto, "open-match-phone")

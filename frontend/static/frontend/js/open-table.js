@@ -13,6 +13,7 @@ const $ = (x) => document.getElementById(x);
 let table = null;
 let link = null;
 let strength = null;
+let leaving = false; // on the way to the match: the answer and the socket both say it started
 
 async function act(path, body) {
   $("ot-error").hidden = true;
@@ -57,7 +58,10 @@ function draw() {
       h("div", { class: "form-row" }, h("input", { id: "ot-link-url", readonly: true, value: url, size: 40 }),
         h("button", { type: "button", onclick: () => copy(url) }, O.copy)));
   }
-  if (table.status === "playing" && table.match && seated) location.assign(`/matches/${table.match}/`);
+  if (table.status === "playing" && table.match && seated && !leaving) {
+    leaving = true; // a second navigation would abort the first and load the match twice
+    location.assign(`/matches/${table.match}/`);
+  }
 }
 
 function drawHost(show) {
