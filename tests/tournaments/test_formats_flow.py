@@ -592,9 +592,13 @@ def test_groups_then_single_elimination_playoffs() -> None:
     assert [sorted(first), sorted(second)] == [sorted(g) for g in groups]
     # Group winners, then runners-up, seed the playoffs; within a place as in the final
     # ranking: more group points, then the tiebreak chain (head-to-head aside), then group
-    # order. Seeds 1 v 4 and 2 v 3 in the semi-finals, the runners-up swapped if that is
-    # what keeps group-mates apart: A1 v B2, B1 v A2.
-    by_place = by_place_across_groups([first, second], cross_group_keys(rounds[:3]))[:4]
+    # order. A place members of a group share (tied on every criterion: a circle of three
+    # with the same dice left) counts as that place for each of them. Seeds 1 v 4 and 2 v 3
+    # in the semi-finals, the runners-up swapped if that is what keeps group-mates apart:
+    # A1 v B2, B1 v A2.
+    group_places = {r["entry"]: r["rank"] for r in run.get("/standings?stage=1")["standings"]}
+    group_keys = cross_group_keys(rounds[:3])
+    by_place = by_place_across_groups([first, second], group_keys, group_places)[:4]
     group_of = {e: g for g, members in enumerate(groups) for e in members}
     if group_of[by_place[0]] == group_of[by_place[3]]:
         by_place[2], by_place[3] = by_place[3], by_place[2]
@@ -615,9 +619,10 @@ def test_groups_then_single_elimination_playoffs() -> None:
     assert set(playoff_ranking[2:]) == {loser(t) for t in rounds[3]["tables"]}
     data = check_standings(run, rounds)
     # All eight are placed: the playoffs' ranking (1–4), then those out in the groups (5–8):
-    # the two third places, then the two fourth places, within a place by the group standings
-    # (points, then the tiebreaks but head-to-head, then group order).
-    group_out = by_place_across_groups([first[2:], second[2:]], cross_group_keys(rounds[:3]))
+    # the two third places, then the two fourth places (each by the place it shares in its
+    # group), within a place by the group standings (points, then the tiebreaks but
+    # head-to-head, then group order).
+    group_out = by_place_across_groups([first[2:], second[2:]], group_keys, group_places)
     overall = final_ranking(run)
     assert overall == playoff_ranking + group_out
     assert len(overall) == 8 and sorted(overall) == sorted(e for n, e in p.items() if n not in run.no_shows)
