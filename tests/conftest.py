@@ -96,31 +96,28 @@ def committed_db(test_database: None, django_db_blocker: Any) -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def sqlite_can_empty_its_database(request: pytest.FixtureRequest) -> Iterator[None]:
-    """On SQLite a transactional test's database is emptied by DELETE, which the append-only
-    triggers refuse (PostgreSQL empties it by TRUNCATE, which they allow): the triggers are
-    lifted for the emptying and put back for the next test. A `committed_db` test's own
-    emptying lifts them itself (tests/database.py); a rolled-back test empties nothing.
-    A `sqlite_too` test that asks for no database gets the rolled-back one."""
+    """On SQLite a test's database is emptied by DELETE, which the append-only triggers
+    refuse (PostgreSQL empties them by TRUNCATE, which they allow): the emptying lifts them
+    and puts them back (tests/database.py); they are put back before each test, should a
+    test have lifted them. A `sqlite_too` test that asks for no database gets the
+    rolled-back one."""
     if request.node.get_closest_marker("sqlite_too") is None or os.environ.get("DATABASE_URL"):
         yield
         return
     from pytest_django.fixtures import validate_django_db
 
-    from tests.database import lift_sqlite_triggers, restore_sqlite_triggers
+    from tests.database import restore_sqlite_triggers
 
     marker = request.node.get_closest_marker("django_db")
     if "committed_db" in request.fixturenames:
-        database, emptied = "committed_db", False
+        database = "committed_db"
     elif marker is not None and validate_django_db(marker)[0]:  # transaction=True
-        database, emptied = "transactional_db", True
+        database = "transactional_db"
     else:  # rolled back, never emptied
-        database, emptied = "db", False
-    # Set up before this fixture, so torn down (the database emptied) after it.
+        database = "db"
     request.getfixturevalue(database)
     restore_sqlite_triggers()
     yield
-    if emptied:
-        lift_sqlite_triggers()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

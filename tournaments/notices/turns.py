@@ -4,10 +4,12 @@ commit, held a second with PostgreSQL) who is on turn; a player whose match page
 
 It runs after most turns of every live match, so its usual answer (nobody's tab is hidden)
 costs one read: the seat joined to its hidden tab, a prepared statement on PostgreSQL
-(an ORM query costs several times the statement's own time here)."""
+and the same join through the cursor on SQLite (an ORM query costs several times the
+statement's own time here)."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -19,12 +21,16 @@ from tournaments.notices import kinds
 from tournaments.notices.delivery import notify
 from tournaments.notices.models import HiddenTab
 
-HIDDEN_SEAT_SQL = (
+_HIDDEN_SEAT = (
     f"SELECT seat.user_id FROM {Seat._meta.db_table} seat "
     f"JOIN {HiddenTab._meta.db_table} hidden "
     "ON hidden.match_id = seat.match_id AND hidden.user_id = seat.user_id "
-    "WHERE seat.match_id = $1::uuid AND seat.name = $2::text LIMIT 1"
+    "WHERE seat.match_id = {match} AND seat.name = {name} LIMIT 1"
 )
+HIDDEN_SEAT_SQL = _HIDDEN_SEAT.format(match="$1::uuid", name="$2::text")  # prepared, PostgreSQL
+# SQLite: the same join through the cursor, its match id as the uuid column stores it (hex).
+# The ORM's subquery for it took about 1 ms a turn on SQLite here, the join 30 µs.
+HIDDEN_SEAT_PLAIN_SQL = _HIDDEN_SEAT.format(match="%s", name="%s")
 
 
 def turn_started(match_id: Any, version: int, player: str) -> None:
@@ -42,7 +48,7 @@ def _hidden_seat_user(match_id: Any, player: str) -> int | None:
         for (user_id,) in prepared.execute(db, HIDDEN_SEAT_SQL, [match_id, player]):
             return int(user_id) if user_id is not None else None
         return None
-    hidden = HiddenTab.objects.filter(match_id=match_id).values("user_id")
-    # A match's seat names are unique: no ordering (a seat's default one joins its match).
-    found = Seat.objects.filter(match_id=match_id, name=player, user_id__in=hidden).order_by()
-    return next(iter(found.values_list("user_id", flat=True)[:1]), None)
+    with db.cursor() as cursor:
+        cursor.execute(HIDDEN_SEAT_PLAIN_SQL, [uuid.UUID(str(match_id)).hex, player])
+        row = cursor.fetchone()
+    return int(row[0]) if row is not None and row[0] is not None else None
