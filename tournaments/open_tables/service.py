@@ -321,7 +321,11 @@ def refresh_status(table_id: Any) -> None:
 
 def match_finished(match_id: Any) -> None:
     """The match server's listener (`CACHO_MATCH_FINISHED`): the table is finished, and a
-    rated one's result goes to the ratings."""
+    rated one's result goes to the ratings. Most matches that end are no open table's (a
+    tournament's, a scorekeeper's): one read says so, where the lock's transaction took
+    three round trips."""
+    if not OpenTable.objects.filter(match_id=match_id).exists():
+        return
     with transaction.atomic():
         table = OpenTable.objects.select_for_update().filter(match_id=match_id).first()
         if table is None:

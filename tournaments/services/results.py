@@ -32,8 +32,11 @@ SWEEP_EVERY_SECONDS = 5.0
 
 
 def match_finished(match_id: Any) -> None:
-    """The match server's listener: record the match's table (a task, after its commit)."""
-    record_match_task.delay(str(match_id))
+    """The match server's listener: record the match's table (a task, after its commit).
+    A match of no tournament table (an open table's, a casual one) sends no task: one read
+    says so, where the task's message cost the broker's round trips."""
+    if Table.objects.filter(match_id=match_id).exists():
+        record_match_task.delay(str(match_id))
 
 
 @shared_task(name="tournaments.record_match", ignore_result=True)
