@@ -180,6 +180,19 @@ def test_an_alalay_table_shows_which_dice_may_be_turned_and_why_boxes_give_nothi
     page = pages[first] if first else next(p for p in pages.values() if p.locator("#do-throw").count())
     page.wait_for_selector("#do-throw")
     _in_first_screen(page, "#do-throw")
+    # The player opening the match in a second tab is told to everyone, and changes no seat's
+    # presence: the table stays as it is (drawn again, the button a click may be landing on
+    # would be a new one).
+    page.wait_for_function("() => document.querySelectorAll('.presence.here').length === 2")
+    page.evaluate(
+        """() => { const handlers = window.cachoSocket.h, told = handlers.presence;
+          window.presenceFrames = 0;
+          handlers.presence = (d) => { window.presenceFrames += 1; told.call(handlers, d); }; }"""
+    )
+    throw = page.query_selector("#do-throw")
+    table_page(f"/matches/{match.pk}/", next(n for n, p in pages.items() if p is page), viewport)
+    page.wait_for_function("() => window.presenceFrames > 0")
+    assert throw.evaluate("button => button.isConnected")
     page.click("#do-throw")
     page.wait_for_selector("#do-reroll")
     buttons = page.locator("#turn-dice button.die-button")

@@ -227,15 +227,23 @@ const socket = new MatchSocket(matchId, {
     }
   },
   presence(d) {
+    const before = seatsHere(ui.presence);
     ui.presence = d;
     document.getElementById("conn").title = fmt(L.spectators, { n: d.spectators });
-    render();
+    // Only a player's coming or going changes the table: a spectator's leaves it as it is
+    // (drawn again, its buttons would be new ones, and a click landing meanwhile lost).
+    if (seatsHere(d) !== before) render();
   },
   error(frame) {
     errorBox.hidden = false;
     errorBox.textContent = `${frame.code}: ${frame.message}`;
   },
 });
+/** The seats connected, as one comparable value (null until the first presence). */
+function seatsHere(presence) {
+  return presence && presence.players ? [...presence.players].sort().join("\n") : null;
+}
+
 window.cachoSocket = socket; // for tests and debugging: the socket, never a hidden die
 
 // Alalay scoresheet marks (de mano / de huevo) come from the events already played: the
