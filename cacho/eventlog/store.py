@@ -1,5 +1,6 @@
 """The event store: an append-only, hash-chained log of every match's events, and the
-heads of the match rows that the appends move. All the write path's SQL is here.
+heads of the match rows that the appends move. All the write path's SQL is here, but
+embedded mode's (cacho.eventlog.sqlite_writes).
 
 Appends. One append is one statement (its own transaction outside the caller's): it
 updates the match's head only if the head is still at the version the events were built
@@ -7,7 +8,7 @@ on (else `StaleStream`, nothing written), and inserts the events after it, with 
 dice-seed rows the same moves created, drew from or revealed. Appends to different
 matches never wait for each other. A new match is one statement too: its row at its new
 head, its seats, its first events and seeds. On SQLite (one writer at a time) the same
-writes are a plain transaction.
+writes are a plain transaction (cacho.eventlog.sqlite_writes).
 
 Global order. Readers of every stream (`read_all_after`) follow `(txid, position)` up to
 the oldest running transaction, which never skips an event committed late: see
@@ -29,7 +30,9 @@ from django.db.models import JSONField
 
 from cacho.database import databases, django_private, log_order, prepared
 from cacho.database.log_order import LogPosition
+from cacho.eventlog import sqlite_writes
 from cacho.eventlog.chain import canonical_json, from_ms, hash_of_encoded, micros
+from cacho.eventlog.rows import NO_SEEDS, AppendedEvent, NewEvent, Seed, SeedWrites
 from cacho.models import DiceSeed, Event, Match, Seat
 
 SCHEMA_VERSION = 1
@@ -81,75 +84,6 @@ class Head:
             self.finished_at,
             self.key,
         )
-
-
-@dataclass(slots=True)
-class NewEvent:
-    """An event to append: the engine's dict without its "type", and its metadata."""
-
-    type: str
-    payload: dict[str, Any]
-    metadata: dict[str, Any]
-    command_id: str | None = None
-
-
-@dataclass(slots=True)
-class AppendedEvent:
-    """An event as it was just stored: the attributes of `cacho.models.Event` that readers
-    use, without a model instance's construction cost on the write path."""
-
-    stream_id: Any
-    version: int
-    type: str
-    schema_version: int
-    payload: dict[str, Any]
-    metadata: dict[str, Any]
-    command_id: str | None
-    recorded_at: dt.datetime
-    hash: str
-    position: int | None = None
-    txid: int | None = None
-
-    def as_model(self) -> Event:
-        return Event(
-            stream_id=self.stream_id,
-            version=self.version,
-            type=self.type,
-            schema_version=self.schema_version,
-            payload=self.payload,
-            metadata=self.metadata,
-            command_id=self.command_id,
-            recorded_at=self.recorded_at,
-            hash=self.hash,
-        )
-
-
-StoredEvent = Event | AppendedEvent  # what readers of an event accept
-
-
-@dataclass(slots=True)
-class Seed:
-    """A fairness seed as an append writes it: new (inserted with the append), or stored
-    already (its count of drawn dice, or its reveal, updated with the append)."""
-
-    scope: str
-    seed: str
-    commitment: str
-    drawn: int = 0
-    new: bool = False
-    revealed: bool = False
-
-
-@dataclass(slots=True)
-class SeedWrites:
-    """The seed rows an append writes: `seeds` (inserted or updated), and the scopes of
-    stored seeds that are only revealed."""
-
-    seeds: Sequence[Seed] = ()
-    revealed: Sequence[str] = ()
-
-
-NO_SEEDS = SeedWrites()
 
 
 class StaleStream(Exception):
@@ -279,14 +213,8 @@ def append(
             params += extra
         written = _run(db, sql, params + _event_params(rows, encoded, head.key), rows)
     else:
-        with transaction.atomic(using=db.alias, savepoint=False):
-            updated = Match.objects.filter(pk=head.id, version=base).update(
-                **{name: getattr(head, name) for name in HEAD_FIELDS}
-            )
-            if updated:
-                _write_seeds(head.id, seeds)
-                _insert_events(rows)
-            written = bool(updated)
+        moved = {name: getattr(head, name) for name in HEAD_FIELDS}
+        written = sqlite_writes.append(db, head.id, base, moved, seeds, rows, encoded)
     if not written:
         head.version, head.last_hash = base, base_hash
         raise StaleStream(base)
@@ -316,8 +244,7 @@ def create(
         Seat.objects.bulk_create(
             Seat(match=match, index=index, name=name) for index, name in enumerate(seats)
         )
-        _write_seeds(match.id, seeds)
-        _insert_events(rows)
+        sqlite_writes.write(db, match.id, seeds, rows, encoded)
     return rows
 
 
@@ -385,34 +312,6 @@ def _run(db: Any, sql: str, params: list[Any], rows: list[AppendedEvent]) -> boo
         row.position = int(position)  # type: ignore[arg-type]
         row.txid = int(txid)  # type: ignore[arg-type]
     return len(returned) == len(rows)
-
-
-def _insert_events(rows: list[AppendedEvent]) -> None:
-    """SQLite: the rows through the ORM (txid 0: one writer at a time, cacho.database.log_order)."""
-    stored = Event.objects.bulk_create([row.as_model() for row in rows])
-    for row, model in zip(rows, stored, strict=True):
-        row.position = model.position
-        row.txid = 0
-
-
-def _write_seeds(match_id: Any, writes: SeedWrites) -> None:
-    """SQLite: the seed rows, inside the append's transaction."""
-    for seed in writes.seeds:
-        if seed.new:
-            DiceSeed.objects.create(
-                match_id=match_id,
-                scope=seed.scope,
-                seed=seed.seed,
-                commitment=seed.commitment,
-                drawn=seed.drawn,
-                revealed=seed.revealed,
-            )
-        else:
-            DiceSeed.objects.filter(match_id=match_id, scope=seed.scope).update(
-                drawn=seed.drawn, revealed=seed.revealed
-            )
-    if writes.revealed:
-        DiceSeed.objects.filter(match_id=match_id, scope__in=writes.revealed).update(revealed=True)
 
 
 # ---------------------------------------------------------------- PostgreSQL statements

@@ -29,7 +29,8 @@ from typing import Any
 from cacho.database import databases
 from cacho.engine.games import Game
 from cacho.eventlog import projections, snapshots
-from cacho.eventlog.store import AppendedEvent, Head
+from cacho.eventlog.rows import AppendedEvent
+from cacho.eventlog.store import Head
 from cacho.observability import metrics
 from cacho.process.clock import now_ms
 from cacho.process.hot_settings import setting

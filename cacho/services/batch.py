@@ -24,7 +24,8 @@ from cacho import fairness
 from cacho.engine.errors import RuleError
 from cacho.engine.games import DiceNeeded, Game
 from cacho.eventlog import store
-from cacho.eventlog.store import NO_SEEDS, AppendedEvent, Head, NewEvent, Seed, SeedWrites
+from cacho.eventlog.rows import NO_SEEDS, AppendedEvent, NewEvent, Seed, SeedWrites
+from cacho.eventlog.store import Head
 from cacho.models import Match
 from cacho.process.lru import LRU
 from cacho.services import after_commit

@@ -31,7 +31,8 @@ from cacho.engine.rulings import RESULT_KINDS
 from cacho.engine.undo import Undo
 from cacho.eventlog import store
 from cacho.eventlog.chain import digest
-from cacho.eventlog.store import Head, StaleStream, StoredEvent
+from cacho.eventlog.rows import StoredEvent
+from cacho.eventlog.store import Head, StaleStream
 from cacho.models import Match, Seat, SeatPartner
 from cacho.observability import metrics
 from cacho.process.clock import now_ms

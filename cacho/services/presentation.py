@@ -9,7 +9,8 @@ from typing import Any
 from cacho.engine.games import Game, game_for
 from cacho.engine.viewer import Viewer
 from cacho.eventlog.chain import micros
-from cacho.eventlog.store import Head, StoredEvent
+from cacho.eventlog.rows import StoredEvent
+from cacho.eventlog.store import Head
 from cacho.models import Match
 from cacho.services import players
 from cacho.services.state_cache import load_state

@@ -81,7 +81,8 @@ def test_a_match_with_events_is_never_deleted_or_re_keyed() -> None:
 def test_events_are_never_appended_to_a_match_that_does_not_exist() -> None:
     import uuid
 
-    from cacho.eventlog.store import Head, NewEvent, StaleStream, append
+    from cacho.eventlog.rows import NewEvent
+    from cacho.eventlog.store import Head, StaleStream, append
     from cacho.process.clock import now_ms
 
     ghost = Head(uuid.uuid4(), "dudo", 30)
