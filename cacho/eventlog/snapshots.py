@@ -84,8 +84,9 @@ LATEST = _Latest()
 
 def maybe_store(match_id: Any, version: int, state: Any) -> bool:
     """Store `state` as the match's snapshot at `version` if the last one is `every()`
-    events behind (or there is none past the start). True when one was stored."""
-    if version - LATEST.get(match_id) < every():
+    events behind (or there is none past the start). True when one was stored. A match
+    not yet `every()` events long has none due whatever its last one: no query for it."""
+    if version < every() or version - LATEST.get(match_id) < every():
         return False
     try:
         encoded = encode_state(state)
