@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from cacho.models import Match, Seat
 from cacho.services import matches
@@ -183,15 +184,15 @@ def test_an_alalay_table_shows_which_dice_may_be_turned_and_why_boxes_give_nothi
     # The player opening the match in a second tab is told to everyone, and changes no seat's
     # presence: the table stays as it is (drawn again, the button a click may be landing on
     # would be a new one).
-    page.wait_for_function("() => document.querySelectorAll('.presence.here').length === 2")
+    expect(page.locator(".presence.here")).to_have_count(2)
     page.evaluate(
         """() => { const handlers = window.cachoSocket.h, told = handlers.presence;
-          window.presenceFrames = 0;
-          handlers.presence = (d) => { window.presenceFrames += 1; told.call(handlers, d); }; }"""
+          handlers.presence = (d) => { document.documentElement.dataset.presenceTold = "yes";
+            told.call(handlers, d); }; }"""
     )
     throw = page.query_selector("#do-throw")
     table_page(f"/matches/{match.pk}/", next(n for n, p in pages.items() if p is page), viewport)
-    page.wait_for_function("() => window.presenceFrames > 0")
+    expect(page.locator("html[data-presence-told]")).to_have_count(1)
     assert throw.evaluate("button => button.isConnected")
     page.click("#do-throw")
     page.wait_for_selector("#do-reroll")
