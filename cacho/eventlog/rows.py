@@ -38,19 +38,6 @@ class AppendedEvent:
     position: int | None = None
     txid: int | None = None
 
-    def as_model(self) -> Event:
-        return Event(
-            stream_id=self.stream_id,
-            version=self.version,
-            type=self.type,
-            schema_version=self.schema_version,
-            payload=self.payload,
-            metadata=self.metadata,
-            command_id=self.command_id,
-            recorded_at=self.recorded_at,
-            hash=self.hash,
-        )
-
 
 StoredEvent = Event | AppendedEvent  # what readers of an event accept
 

@@ -1,5 +1,5 @@
 """The event store: an append-only, hash-chained log of every match's events, and the
-heads of the match rows that the appends move. All the write path's SQL is here, but
+heads of the match rows that the appends move. All the write path's SQL is here, except
 embedded mode's (cacho.eventlog.sqlite_writes).
 
 Appends. One append is one statement (its own transaction outside the caller's): it
