@@ -92,6 +92,52 @@ def test_events_are_never_appended_to_a_match_that_does_not_exist() -> None:
     assert (ghost.version, ghost.last_hash) == (0, ""), "the head is where it was"
 
 
+@pytest.mark.usefixtures("committed_db")
+@pytest.mark.sqlite_too  # each database has its own append (cacho.eventlog.sqlite_writes on SQLite)
+def test_an_append_built_on_a_head_that_moved_on_writes_nothing() -> None:
+    from cacho.eventlog.rows import NewEvent
+    from cacho.eventlog.store import Head, StaleStream, append
+    from cacho.models import DiceSeed, Match
+    from cacho.process.clock import now_ms
+
+    match = played_match(4)
+    stale = Head.of(Match.objects.get(pk=match.pk))  # type: ignore[attr-defined]
+    base = (stale.version, stale.last_hash)
+    player, command = legal_bidding_move(state_of(match), random.Random(2))
+    play(match, player, **command)  # the head moves on
+    stored = list(Event.objects.filter(stream_id=stale.id).order_by("version").values_list("version", "hash"))
+    seeds = list(DiceSeed.objects.filter(match_id=stale.id).values_list("scope", "drawn", "revealed"))
+    with pytest.raises(StaleStream):
+        append(stale, [NewEvent("bid_made", {"player": "ana"}, {})], now_ms())
+    assert (stale.version, stale.last_hash) == base, "the head is where it was"
+    assert (
+        list(Event.objects.filter(stream_id=stale.id).order_by("version").values_list("version", "hash"))
+        == stored
+    )
+    assert list(DiceSeed.objects.filter(match_id=stale.id).values_list("scope", "drawn", "revealed")) == seeds
+    assert Match.objects.get(pk=stale.id).version == stored[-1][0]
+
+
+@pytest.mark.usefixtures("committed_db")
+@pytest.mark.sqlite_too  # each database has its own upserts (cacho.eventlog.projections)
+def test_a_projection_is_only_ever_replaced_by_a_newer_version() -> None:
+    from django.utils import timezone
+
+    from cacho.engine.games import game_for
+    from cacho.eventlog import projections
+    from cacho.models import LiveTable, MatchSummary
+    from cacho.services.dispatch import DISPATCH
+
+    match = played_match(2)
+    DISPATCH.drain()  # the write path's own projections written first
+    state, game = state_of(match), game_for("dudo")
+    for version in (50, 40, 60, 59):
+        projections.update(match.pk, version, state, game, timezone.now())  # type: ignore[attr-defined]
+    assert MatchSummary.objects.get(match=match).version == 60
+    assert LiveTable.objects.get(match=match).version == 60
+    assert MatchSummary.objects.get(match=match).status == "live"
+
+
 def match_version(match: object) -> int:
     from cacho.models import Match
 
