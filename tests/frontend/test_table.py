@@ -184,7 +184,11 @@ def test_an_alalay_table_shows_which_dice_may_be_turned_and_why_boxes_give_nothi
     # The player opening the match in a second tab is told to everyone, and changes no seat's
     # presence: the table stays as it is (drawn again, the button a click may be landing on
     # would be a new one).
+    # Settled first: both players shown here, and the log drawn to the match's version (its
+    # scoresheet marks draw the table once more when it comes).
     expect(page.locator(".presence.here")).to_have_count(2)
+    version = page.get_attribute("#match", "data-version")
+    expect(page.locator(f"#game-log[data-version='{version}']")).to_have_count(1)
     page.evaluate(
         """() => { const handlers = window.cachoSocket.h, told = handlers.presence;
           handlers.presence = (d) => { document.documentElement.dataset.presenceTold = "yes";
