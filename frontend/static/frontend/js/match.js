@@ -230,8 +230,9 @@ const socket = new MatchSocket(matchId, {
     const before = seatsHere(ui.presence);
     ui.presence = d;
     document.getElementById("conn").title = fmt(L.spectators, { n: d.spectators });
-    // Only a player's coming or going changes the table: a spectator's leaves it as it is
-    // (drawn again, its buttons would be new ones, and a click landing meanwhile lost).
+    // Only a seat's coming or going changes the table: a frame that changes none (a player's
+    // second tab, a reconnect) leaves it as it is (drawn again, its buttons would be new
+    // ones, and a click landing meanwhile lost).
     if (seatsHere(d) !== before) render();
   },
   error(frame) {
