@@ -12,6 +12,7 @@ metadata go as the canonical JSON the hash chain already encoded.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,18 +45,25 @@ INSERT_SEED = (
 UPDATE_SEED = f'UPDATE "{_SEEDS}" SET "drawn" = %s, "revealed" = %s WHERE "match_id" = %s AND "scope" = %s'
 
 
-def move_head(db: Any, match_id: Any, base: int, head: dict[str, Any]) -> bool:
-    """Set the match row's `head` fields where it is still at version `base`; whether it was."""
-    fields = [Match._meta.get_field(name) for name in head]
+@functools.cache
+def _head_update(names: tuple[str, ...]) -> tuple[str, list[Any]]:
+    """The conditional update of these head fields, and the fields (made once a shape)."""
+    fields = [Match._meta.get_field(name) for name in names]
     sql = (
         f'UPDATE "{Match._meta.db_table}" SET '
         + ", ".join(f'"{f.column}" = %s' for f in fields)
         + ' WHERE "id" = %s AND "version" = %s'
     )
+    return sql, fields
+
+
+def move_head(db: Any, match_id: Any, base: int, head: dict[str, Any]) -> bool:
+    """Set the match row's `head` fields where it is still at version `base`; whether it was."""
+    sql, fields = _head_update(tuple(head))
     values = [f.get_db_prep_save(head[f.name], db) for f in fields]
     with db.cursor() as cursor:
         cursor.execute(sql, [*values, _key(match_id, db), base])
-        return bool(cursor.rowcount == 1)
+        return cursor.rowcount == 1
 
 
 def append(
