@@ -21,7 +21,7 @@ from cacho.api.throttles import ApiThrottle, CommandThrottle
 from cacho.engine.games import game_for
 from cacho.engine.viewer import Viewer
 from cacho.models import Event, Match, Seat
-from cacho.services import matches, players, presentation, referees, scorekeepers, seat_holders
+from cacho.services import match_reads, matches, players, presentation, referees, scorekeepers, seat_holders
 from cacho.services.presentation import event_json
 from cacho.services.state_cache import engine_events
 from cacho.services.verify import verify_match
@@ -46,7 +46,7 @@ def get_match(match_id: str) -> Match:
         key = uuid.UUID(str(match_id))
     except ValueError as exc:
         raise matches.MatchNotFound(match_id) from exc
-    match = Match.objects.filter(pk=key).first()
+    match = match_reads.match(key)
     if match is None:
         raise matches.MatchNotFound(match_id)
     return match

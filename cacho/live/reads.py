@@ -19,7 +19,7 @@ from cacho.live import presence_log
 from cacho.live.models import LiveConnection
 from cacho.models import Match
 from cacho.process.lru import LRU
-from cacho.services import matches, referees, seat_holders
+from cacho.services import match_reads, matches, referees, seat_holders
 from cacho.services.presentation import (
     event_json,
     fixed_fields,
@@ -64,7 +64,7 @@ def _match(match_id: str) -> Match | None:
         key = uuid.UUID(str(match_id))
     except ValueError:
         return None
-    return Match.objects.filter(pk=key).first()
+    return match_reads.match(key)
 
 
 def viewer_of(match: Match, user: Any, session: Any = None) -> tuple[Viewer, str | None]:
@@ -126,7 +126,9 @@ def state_frame(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """(the state frame, the seats) read from the store: one query when the socket has the
     seats (they change only when someone takes a seat, which the group is told)."""
-    match = Match.objects.get(pk=match_id)
+    match = match_reads.match(uuid.UUID(str(match_id)))
+    if match is None:
+        raise Match.DoesNotExist(match_id)
     if seats is None:
         seats = seats_json(match, connection.user_id)
     return cached_state_frame(connection, match, matches.load_state(match, connection.game), seats), seats

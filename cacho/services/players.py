@@ -18,7 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cacho.engine.games import game_for
-from cacho.models import PLAYER_PREFIX, Match, Player, Seat, SeatPartner
+from cacho.models import PLAYER_PREFIX, Match, Player, Seat
+from cacho.services import match_reads
 
 
 def player_of(user: Any) -> Player:
@@ -96,7 +97,7 @@ def seat_players(
 
 def players_by_user(users: Iterable[Any]) -> dict[Any, Player]:
     """User id -> its player row, with its account (one query)."""
-    return {p.user_id: p for p in Player.objects.filter(user_id__in=list(users)).select_related("user")}
+    return {p.user_id: p for p in match_reads.players_of(users)}
 
 
 @dataclass(frozen=True)
@@ -127,11 +128,10 @@ class Seating:
 def seating(match: Match) -> Seating:
     """The match's `Seating`: two queries, one where no seat can be a pair's or a team's
     (only those are partnered: `matches.add_partners` is given a team's members)."""
-    seats = list(Seat.objects.filter(match_id=match.pk).select_related("user").order_by("index"))
+    seats = match_reads.seats(match.pk)
     partners: dict[int, list[Any]] = {}
     if game_for(match.ruleset).traits.team_seats:
-        rows = SeatPartner.objects.filter(match_id=match.pk).order_by("pk").values_list("index", "user_id")
-        for index, user in rows:
+        for index, user in match_reads.partners(match.pk):
             partners.setdefault(index, []).append(user)
     return Seating(seats, partners)
 
