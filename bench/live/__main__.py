@@ -33,7 +33,9 @@ level's measured window, and the CPU of each kind of process (web, Celery, Redis
 PostgreSQL backends of the bench's database) recorded: `bench/live/profile.py` turns
 that into milliseconds per move by part of the work (docs/benchmarks.md, "Where a live
 move's CPU goes"). A player learns its turn from the event frame that puts it on turn,
-which carries its view; it asks for a state only when that frame has none.
+which carries its view; it asks for a state only when that frame has none. A spectator
+only watches; with `--spectators-ask-state` it also asks for a state 40 ms after the last
+event it got, as the match page does after an event that carries no view.
 
 Prints its figures; with `--write` they replace "## Live play (bench/live)" (or, with
 `--through-proxy`, "## Live play through nginx (bench/live --through-proxy)") in
@@ -58,7 +60,14 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bench.live.capacity import Variant, capacity, parse_variant, step_capacity, variant_env  # noqa: E402
-from bench.live.clients import Socket, redis_pubsub, run_clients, timer_lateness, websocket_echo  # noqa: E402
+from bench.live.clients import (  # noqa: E402
+    SPECTATORS_ASK_STATE,
+    Socket,
+    redis_pubsub,
+    run_clients,
+    timer_lateness,
+    websocket_echo,
+)
 from bench.live.proxy import run_through_proxy  # noqa: E402
 from bench.live.setup import figures, free_port, make_matches, prepare, processes, setup_django, write_section  # noqa: E402
 
@@ -78,6 +87,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--warmup", type=float, default=3, help="seconds of each run not measured")
     parser.add_argument("--spectators", type=int, default=500)
+    parser.add_argument(
+        "--spectators-ask-state",
+        action="store_true",
+        help="every spectator asks for a state 40 ms after the last event it got, as the match page does",
+    )
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--clients", type=int, default=2, help="client processes holding the sockets")
     parser.add_argument(
@@ -105,6 +119,8 @@ def main() -> None:
     )
     parser.add_argument("--write", action="store_true", help="write the figures to docs/benchmarks.md")
     args = parser.parse_args()
+    if args.spectators_ask_state:
+        os.environ[SPECTATORS_ASK_STATE] = "1"  # read by the forked client processes
     variants: list[Variant] = args.variant or [Variant("as configured", {})]
     with contextlib.ExitStack() as stack:
         redis_url = os.environ["REDIS_URL"]
@@ -161,7 +177,10 @@ def run(args: argparse.Namespace, variants: list[Variant], env: dict[str, str]) 
             (match_id, urls[i % len(urls)] + path, None, 0) for i in range(args.spectators)
         ]
         crowd += [(match_id, urls[0] + path, cookie, 900 + seat) for seat, cookie in enumerate(cookies)]
-        crowd_run = run_clients(crowd, {match_id: len(crowd)}, args.clients, 1.0, args.seconds, args.warmup)
+        crowd_run = run_clients(
+            crowd, {match_id: len(crowd)}, args.clients, 1.0, args.seconds, args.warmup, serving.cpu_seconds
+        )
+        crowd_cpu_ms = 1000 * crowd_run["cpu"] / max(1, len(crowd_run["latencies"]))
         late = timer_lateness(measured_from_ms)
 
     lines = [
@@ -188,7 +207,8 @@ def run(args: argparse.Namespace, variants: list[Variant], env: dict[str, str]) 
         f"- baseline, raw websockets echo round trip: {figures(echo)}",
         f"- baseline, Redis pub/sub round trip: {figures(pubsub)}",
         f"- one match (4 bots) watched by {args.spectators} spectators ({first.name}): command to each "
-        f"socket {figures(crowd_run['deliveries'])}; to the last socket {figures(crowd_run['latencies'])}",
+        f"socket {figures(crowd_run['deliveries'])}; to the last socket {figures(crowd_run['latencies'])}; "
+        f"server CPU {crowd_cpu_ms:.1f} ms per move",
         f"- turn timers (Celery ETA + beat sweep), fire time minus deadline: {figures(late)}",
     ]
     print("\n".join(lines))

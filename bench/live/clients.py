@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import os
 import random
 import threading
 import time
@@ -125,8 +126,17 @@ async def player(url: str, cookie: str, table: Table, run: Run, seed: int, think
                     await socket.send('{"t":"state"}')
 
 
+# Set by `--spectators-ask-state`: each spectator asks for a state 40 ms after the last
+# event it received, as the match page does (frontend/static/frontend/js/live.js).
+SPECTATORS_ASK_STATE = "BENCH_SPECTATORS_ASK_STATE"
+
+
 async def watcher(url: str, table: Table, run: Run) -> None:
     from websockets.asyncio.client import connect
+
+    ask = os.environ.get(SPECTATORS_ASK_STATE) == "1"
+    loop = asyncio.get_running_loop()
+    asking: asyncio.TimerHandle | None = None
 
     async with run.handshakes:
         socket = await connect(url, origin=origin_of(url), max_queue=None, open_timeout=60, **tls(url))
@@ -143,6 +153,10 @@ async def watcher(url: str, table: Table, run: Run) -> None:
             frame = json.loads(raw)
             if "v" in frame and frame.get("t") not in ("state", "ack"):
                 table.arrivals[frame["v"]].append(clock())
+                if ask:
+                    if asking is not None:
+                        asking.cancel()
+                    asking = loop.call_later(0.04, lambda: loop.create_task(socket.send('{"t":"state"}')))
 
 
 def client_process(sockets: list[Socket], think: float, seconds: float, channel: Any) -> None:

@@ -54,6 +54,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     connection: reads.Connection
     sent_version: int = 0
     seats: list[dict[str, Any]] | None = None
+    seats_key = ""  # the seats serialised: what a state shared with other viewers is keyed by
     role: str  # for the open-sockets gauge (cacho.observability.metrics), once accepted
     # (version, seats, text) of the last state frame sent from the cache: a repeat is free.
     state_memo: tuple[int, Any, str] | None = None
@@ -258,8 +259,10 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if not wire or wire[0]["v"] != self.sent_version + 1 or wire[-1]["v"] != version:
             return False
         cached = STATES.get(self.match_id)
-        state = cached.state if cached is not None and cached.version == version else None
-        for text in reads.frames_from_wire(self.connection, wire, state):
+        state, head = (
+            (cached.state, cached.head) if cached is not None and cached.version == version else (None, None)
+        )
+        for text in reads.frames_from_wire(self.connection, wire, state, head):
             await self.send(text_data=text)
         self.sent_version = version
         return True
@@ -274,15 +277,19 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             if memo is not None and memo[0] == cached.version and memo[1] is self.seats:
                 text = memo[2]  # asked again with nothing new: the same text, no work
             else:
-                frame = reads.cached_state_frame(self.connection, cached.head, cached.state, self.seats)
-                text = reads.dumps(frame)
+                text = reads.state_text(
+                    self.connection, cached.head, cached.state, self.seats, self.seats_key
+                )
                 self.state_memo = (cached.version, self.seats, text)
             self.sent_version = max(self.sent_version, cached.version)
             await self.send(text_data=text)
             return
+        seats = self.seats
         frame, self.seats = await database_sync_to_async(reads.state_frame)(
             self.match_id, self.connection, self.seats
         )
+        if self.seats is not seats:
+            self.seats_key = reads.dumps(self.seats)
         self.sent_version = max(self.sent_version, frame["v"])
         await self._send(frame)
 

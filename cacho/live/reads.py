@@ -144,6 +144,23 @@ def cached_state_frame(
     return {"t": "state", "v": row.version, "d": shown}
 
 
+def state_text(
+    connection: Connection, head: Match | Head, state: Any, seats: list[dict[str, Any]], seats_key: str
+) -> str:
+    """`cached_state_frame` serialised. A viewer who is no player (a spectator, a referee)
+    sees what every other such viewer of its kind sees: one text per process and version
+    for all of them (`seats_key`: the seats as shown, serialised), where each of a watched
+    table's spectators asking after an event cost a view and its serialisation."""
+    if connection.viewer.player is not None:
+        return dumps(cached_state_frame(connection, head, state, seats))
+    key = (connection.match_id, head.version, head.last_hash, connection.viewer.kind, seats_key)
+    text = SHARED_STATES.get(key)
+    if text is None:
+        text = dumps(cached_state_frame(connection, head, state, seats))
+        SHARED_STATES.put(key, text)
+    return text
+
+
 def frames_after(
     match_id: str, connection: Connection, after: int
 ) -> tuple[list[dict[str, Any]] | None, int]:
@@ -159,7 +176,9 @@ def frames_after(
     return [event_json(event, game, state, connection.viewer) for event in events], events[-1].version
 
 
-def frames_from_wire(connection: Connection, wire: list[dict[str, Any]], state: Any = None) -> list[str]:
+def frames_from_wire(
+    connection: Connection, wire: list[dict[str, Any]], state: Any = None, head: Head | None = None
+) -> list[str]:
     """The events of a notice as this viewer may see them, serialised (pure: no database).
 
     Each event's spectator frame is built and serialised once per process; every spectator
@@ -167,9 +186,10 @@ def frames_from_wire(connection: Connection, wire: list[dict[str, Any]], state: 
     most of a match): only a player shown something of their own (their dice) gets a text
     of their own. Referees (every die) share one text per event as well.
 
-    `state`: the match's state after the last event, when the caller has it; if that event
-    names this socket's player to act, its frame carries the player's view as `state` (what
-    a state frame's `d.state` holds), so the player needs no state request to move."""
+    `state`, `head`: the match's state and head after the last event, when the caller has
+    them; if that event names this socket's player to act, its frame carries the player's
+    view as `state` and the head's `status` and `deadline` (what a state frame's `d` holds
+    under those names, the seats aside), so the player needs no state request to move."""
     viewer = connection.viewer
     out = []
     last = wire[-1] if wire else None
@@ -183,7 +203,10 @@ def frames_from_wire(connection: Connection, wire: list[dict[str, Any]], state: 
         ):
             shown = connection.game.view_event(public.event, connection.seating, viewer)
             view = connection.game.view(state, viewer)
-            out.append(dumps({**public.frame, "d": shown, "state": view}))
+            frame = {**public.frame, "d": shown, "state": view}
+            if head is not None:
+                frame.update(status=head.status, deadline=head.deadline_ms)
+            out.append(dumps(frame))
             continue
         if viewer.player is None and viewer.kind == SPECTATOR.kind:
             out.append(public.text)
@@ -232,3 +255,5 @@ def _text_for(connection: Connection, public: PublicFrame, viewer: Viewer) -> st
 PUBLIC_FRAMES: LRU[tuple[Any, ...], PublicFrame] = LRU(4096)
 # Serialised frames shared by a process's referees.
 SHARED_FRAMES: LRU[tuple[Any, ...], str] = LRU(4096)
+# Serialised state frames shared by a process's spectators, and by its referees.
+SHARED_STATES: LRU[tuple[Any, ...], str] = LRU(1024)

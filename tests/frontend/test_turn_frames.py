@@ -1,0 +1,80 @@
+"""The match page put on turn by an event draws its turn from that event's frame: the frame
+carries the player's view, the match's status and its deadline, and the page asks the
+server for no state (docs/live.md). A page the event does not put on turn still asks."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from cacho.services import matches
+from tests.cacho.helpers import state_of
+from tests.live.harness import session_cookie
+from tests.test_foundation.helpers import Server
+
+pytestmark = [pytest.mark.slow]
+
+
+def _page(browser: Any, server: Server, user: str, sent: list[dict[str, Any]], errors: list[str]) -> Any:
+    context = browser.new_context(locale="en", viewport={"width": 1280, "height": 800})
+    name, value = session_cookie(user)["Cookie"].split("=", 1)
+    context.add_cookies([{"name": name, "value": value, "url": server.url}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on(
+        "websocket", lambda socket: socket.on("framesent", lambda payload: sent.append(json.loads(payload)))
+    )
+    return page
+
+
+def test_the_page_put_on_turn_draws_it_from_the_event_frame_without_asking(
+    browser: Any, server: Server
+) -> None:
+    match = matches.create_match("dudo", ["ana", "beto"], turn_seconds=600)
+    for index, name in enumerate(("ana", "beto")):
+        session_cookie(name)
+        matches.take_seat(match.pk, index, get_user_model().objects.get(username=name))
+    match.refresh_from_db()
+    state = state_of(match)
+    starter = state.config.players[state.round.to_act]
+    other = "beto" if starter == "ana" else "ana"
+    errors: list[str] = []
+    sent_by_starter: list[dict[str, Any]] = []
+    sent_by_other: list[dict[str, Any]] = []
+    mover = _page(browser, server, starter, sent_by_starter, errors)
+    facing = _page(browser, server, other, sent_by_other, errors)
+    try:
+        for page in (mover, facing):
+            page.goto(f"{server.url}/matches/{match.pk}/")
+            page.wait_for_selector(f"#match[data-version='{match.version}']")
+        mover.wait_for_selector("#turn-who:has-text('Your turn!')")
+        facing.wait_for_selector(f"#turn-who:has-text('Turn of {starter}')")
+        facing.wait_for_selector("#countdown")
+        sent_by_other.clear()
+        sent_by_starter.clear()
+
+        mover.check("#face-4")
+        mover.fill("#bid-quantity", "2")
+        mover.click("#do-bid")
+
+        # The bid's frame puts the other player on turn: its controls, its clock and the
+        # version come from that frame.
+        facing.wait_for_selector("#do-dudo")
+        facing.wait_for_selector("#turn-who:has-text('Your turn!')")
+        facing.wait_for_selector(f"#match[data-version='{match.version + 1}']")
+        facing.wait_for_selector("#countdown")
+        assert "2 × four" in facing.inner_text("#current-bid")
+        mover.wait_for_selector(f"#turn-who:has-text('Turn of {other}')")
+        mover.wait_for_selector(f"#match[data-version='{match.version + 1}']")
+        assert [frame for frame in sent_by_other if frame.get("t") == "state"] == []
+        # The page the bid took off turn has no view in its frame: it asks, as before.
+        assert any(frame.get("t") == "state" for frame in sent_by_starter)
+    finally:
+        mover.context.close()
+        facing.context.close()
+    assert errors == [], errors
