@@ -127,7 +127,8 @@ async def player(url: str, cookie: str, table: Table, run: Run, seed: int, think
 
 
 # Set by `--spectators-ask-state`: each spectator asks for a state 40 ms after the last
-# event it received, as the match page does (frontend/static/frontend/js/live.js).
+# event it received when that event's frame carried none, as the match page does
+# (frontend/static/frontend/js/live.js).
 SPECTATORS_ASK_STATE = "BENCH_SPECTATORS_ASK_STATE"
 
 
@@ -139,7 +140,8 @@ async def watcher(url: str, table: Table, run: Run) -> None:
     asking: asyncio.TimerHandle | None = None
 
     async with run.handshakes:
-        socket = await connect(url, origin=origin_of(url), max_queue=None, open_timeout=60, **tls(url))
+        address = url + "?views=1" if ask else url  # as the page connects
+        socket = await connect(address, origin=origin_of(url), max_queue=None, open_timeout=60, **tls(url))
         await asyncio.wait_for(socket.recv(), 60)  # the first state
     async with socket:
         run.connected += 1
@@ -155,8 +157,9 @@ async def watcher(url: str, table: Table, run: Run) -> None:
                 table.arrivals[frame["v"]].append(clock())
                 if ask:
                     if asking is not None:
-                        asking.cancel()
-                    asking = loop.call_later(0.04, lambda: loop.create_task(socket.send('{"t":"state"}')))
+                        asking.cancel()  # a later event's frame answers (or asks) instead
+                    if "state" not in frame:
+                        asking = loop.call_later(0.04, lambda: loop.create_task(socket.send('{"t":"state"}')))
 
 
 def client_process(sockets: list[Socket], think: float, seconds: float, channel: Any) -> None:

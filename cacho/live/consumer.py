@@ -14,6 +14,7 @@ import contextlib
 import logging
 import uuid
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -55,6 +56,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     sent_version: int = 0
     seats: list[dict[str, Any]] | None = None
     seats_key = ""  # the seats serialised: what a state shared with other viewers is keyed by
+    views = False  # the client asked for the view in the last frame of each write
     role: str  # for the open-sockets gauge (cacho.observability.metrics), once accepted
     # (version, seats, text) of the last state frame sent from the cache: a repeat is free.
     state_memo: tuple[int, Any, str] | None = None
@@ -120,6 +122,9 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def connect(self) -> None:
         self.match_id = str(self.scope["url_route"]["kwargs"]["match_id"])
+        # `?views=1`: a client that draws from the event frames (the match page) has the
+        # spectators' view in the last frame of each write, rather than asking for a state.
+        self.views = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("views") == ["1"]
         connection = await database_sync_to_async(reads.open_connection)(
             self.match_id, self.scope.get("user"), self.channel_name, self.scope.get("session")
         )
@@ -221,7 +226,10 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self._catch_up()
 
     async def match_seats(self, message: dict[str, Any]) -> None:
-        self.seats = None  # read again with the next state
+        """Someone took or left a seat: the seats are read again, and sent in a state (a
+        page that draws its turns from the event frames would not ask)."""
+        self.seats = None
+        await self._send_state()
 
     async def match_presence(self, message: dict[str, Any]) -> None:
         await self._send({"t": "presence", "d": message["presence"]})
@@ -262,7 +270,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         state, head = (
             (cached.state, cached.head) if cached is not None and cached.version == version else (None, None)
         )
-        for text in reads.frames_from_wire(self.connection, wire, state, head):
+        for text in reads.frames_from_wire(self.connection, wire, state, head, self.views):
             await self.send(text_data=text)
         self.sent_version = version
         return True

@@ -177,7 +177,11 @@ def frames_after(
 
 
 def frames_from_wire(
-    connection: Connection, wire: list[dict[str, Any]], state: Any = None, head: Head | None = None
+    connection: Connection,
+    wire: list[dict[str, Any]],
+    state: Any = None,
+    head: Head | None = None,
+    views: bool = False,
 ) -> list[str]:
     """The events of a notice as this viewer may see them, serialised (pure: no database).
 
@@ -187,9 +191,11 @@ def frames_from_wire(
     of their own. Referees (every die) share one text per event as well.
 
     `state`, `head`: the match's state and head after the last event, when the caller has
-    them; if that event names this socket's player to act, its frame carries the player's
-    view as `state` and the head's `status` and `deadline` (what a state frame's `d` holds
-    under those names, the seats aside), so the player needs no state request to move."""
+    them. The last frame then carries the view after it as `state`, with the head's
+    `status` and `deadline` (what a state frame's `d` holds under those names, the seats
+    aside), for the player it puts on turn, and with `views` (the socket asked for them:
+    the match page) for a spectator, one text per process for all of them: neither needs
+    a state request (the match page asks for one only after a frame that has none)."""
     viewer = connection.viewer
     out = []
     last = wire[-1] if wire else None
@@ -209,7 +215,10 @@ def frames_from_wire(
             out.append(dumps(frame))
             continue
         if viewer.player is None and viewer.kind == SPECTATOR.kind:
-            out.append(public.text)
+            current = views and item is last and state is not None and head is not None
+            out.append(
+                _spectator_text_with_state(connection, public, item, state, head) if current else public.text
+            )
             continue
         if viewer.player is None:  # a referee
             key = (connection.match_id, item["v"], item["hash"], viewer.kind)
@@ -221,6 +230,18 @@ def frames_from_wire(
             continue
         out.append(_text_for(connection, public, viewer))
     return out
+
+
+def _spectator_text_with_state(
+    connection: Connection, public: PublicFrame, item: dict[str, Any], state: Any, head: Any
+) -> str:
+    key = (connection.match_id, item["v"], item["hash"], "spectator+state")
+    text = SHARED_FRAMES.get(key)
+    if text is None:
+        view = connection.game.view(state, SPECTATOR)
+        text = dumps({**public.frame, "state": view, "status": head.status, "deadline": head.deadline_ms})
+        SHARED_FRAMES.put(key, text)
+    return text
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,7 @@
-"""The match page put on turn by an event draws its turn from that event's frame: the frame
-carries the player's view, the match's status and its deadline, and the page asks the
-server for no state (docs/live.md). A page the event does not put on turn still asks."""
+"""The match page draws what an event changed from that event's frame when the frame carries
+the view after it, the match's status and its deadline: the page of the player it puts on
+turn and a spectator's page ask the server for no state (docs/live.md). A player's page
+the event does not put on turn still asks."""
 
 from __future__ import annotations
 
@@ -18,10 +19,13 @@ from tests.test_foundation.helpers import Server
 pytestmark = [pytest.mark.slow]
 
 
-def _page(browser: Any, server: Server, user: str, sent: list[dict[str, Any]], errors: list[str]) -> Any:
+def _page(
+    browser: Any, server: Server, user: str | None, sent: list[dict[str, Any]], errors: list[str]
+) -> Any:
     context = browser.new_context(locale="en", viewport={"width": 1280, "height": 800})
-    name, value = session_cookie(user)["Cookie"].split("=", 1)
-    context.add_cookies([{"name": name, "value": value, "url": server.url}])
+    if user is not None:
+        name, value = session_cookie(user)["Cookie"].split("=", 1)
+        context.add_cookies([{"name": name, "value": value, "url": server.url}])
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -46,17 +50,21 @@ def test_the_page_put_on_turn_draws_it_from_the_event_frame_without_asking(
     errors: list[str] = []
     sent_by_starter: list[dict[str, Any]] = []
     sent_by_other: list[dict[str, Any]] = []
+    sent_by_spectator: list[dict[str, Any]] = []
     mover = _page(browser, server, starter, sent_by_starter, errors)
     facing = _page(browser, server, other, sent_by_other, errors)
+    watching = _page(browser, server, None, sent_by_spectator, errors)
     try:
-        for page in (mover, facing):
+        for page in (mover, facing, watching):
             page.goto(f"{server.url}/matches/{match.pk}/")
             page.wait_for_selector(f"#match[data-version='{match.version}']")
         mover.wait_for_selector("#turn-who:has-text('Your turn!')")
         facing.wait_for_selector(f"#turn-who:has-text('Turn of {starter}')")
         facing.wait_for_selector("#countdown")
+        watching.wait_for_selector("#spectator-note")
         sent_by_other.clear()
         sent_by_starter.clear()
+        sent_by_spectator.clear()
 
         mover.check("#face-4")
         mover.fill("#bid-quantity", "2")
@@ -71,10 +79,14 @@ def test_the_page_put_on_turn_draws_it_from_the_event_frame_without_asking(
         assert "2 × four" in facing.inner_text("#current-bid")
         mover.wait_for_selector(f"#turn-who:has-text('Turn of {other}')")
         mover.wait_for_selector(f"#match[data-version='{match.version + 1}']")
+        watching.wait_for_selector(f"#match[data-version='{match.version + 1}']")
+        watching.wait_for_selector(f"#turn-who:has-text('Turn of {other}')")
+        assert "2 × four" in watching.inner_text("#current-bid")
         assert [frame for frame in sent_by_other if frame.get("t") == "state"] == []
+        assert [frame for frame in sent_by_spectator if frame.get("t") == "state"] == []
         # The page the bid took off turn has no view in its frame: it asks, as before.
         assert any(frame.get("t") == "state" for frame in sent_by_starter)
     finally:
-        mover.context.close()
-        facing.context.close()
+        for page in (mover, facing, watching):
+            page.context.close()
     assert errors == [], errors

@@ -15,7 +15,8 @@ export class MatchSocket {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${location.host}/ws/matches/${this.matchId}/`;
+    // views=1: the view after each write comes in its last frame, for a spectator too
+    return `${scheme}://${location.host}/ws/matches/${this.matchId}/?views=1`;
   }
 
   open() {
