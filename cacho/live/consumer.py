@@ -122,8 +122,8 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def connect(self) -> None:
         self.match_id = str(self.scope["url_route"]["kwargs"]["match_id"])
-        # `?views=1`: a client that draws from the event frames (the match page) has the
-        # spectators' view in the last frame of each write, rather than asking for a state.
+        # `?views=1`: a client that draws from the event frames (the match page) has its
+        # view in the last frame of each write, rather than asking for a state.
         self.views = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("views") == ["1"]
         connection = await database_sync_to_async(reads.open_connection)(
             self.match_id, self.scope.get("user"), self.channel_name, self.scope.get("session")

@@ -194,8 +194,9 @@ def frames_from_wire(
     them. The last frame then carries the view after it as `state`, with the head's
     `status` and `deadline` (what a state frame's `d` holds under those names, the seats
     aside), for the player it puts on turn, and with `views` (the socket asked for them:
-    the match page) for a spectator, one text per process for all of them: neither needs
-    a state request (the match page asks for one only after a frame that has none)."""
+    the match page) for every player and for a spectator, one text per process for all
+    spectators: none of them needs a state request (the match page asks for one only
+    after a frame that has none: a referee's, a catch-up's)."""
     viewer = connection.viewer
     out = []
     last = wire[-1] if wire else None
@@ -205,7 +206,7 @@ def frames_from_wire(
             item is last
             and state is not None
             and viewer.player is not None
-            and item["public"].get("to_act") == viewer.player
+            and (views or item["public"].get("to_act") == viewer.player)
         ):
             shown = connection.game.view_event(public.event, connection.seating, viewer)
             view = connection.game.view(state, viewer)

@@ -1,7 +1,7 @@
-"""The match page draws what an event changed from that event's frame when the frame carries
-the view after it, the match's status and its deadline: the page of the player it puts on
-turn and a spectator's page ask the server for no state (docs/live.md). A player's page
-the event does not put on turn still asks."""
+"""The match page draws what a write changed from the last frame of that write, which
+carries the view after it, the match's status and its deadline (the page's socket asks for
+views, `?views=1`): neither the player who moved, nor the player the move puts on turn,
+nor a spectator asks the server for a state (docs/live.md)."""
 
 from __future__ import annotations
 
@@ -36,9 +36,7 @@ def _page(
     return page
 
 
-def test_the_page_put_on_turn_draws_it_from_the_event_frame_without_asking(
-    browser: Any, server: Server
-) -> None:
+def test_the_pages_draw_a_write_from_its_last_frame_without_asking(browser: Any, server: Server) -> None:
     match = matches.create_match("dudo", ["ana", "beto"], turn_seconds=600)
     for index, name in enumerate(("ana", "beto")):
         session_cookie(name)
@@ -82,10 +80,9 @@ def test_the_page_put_on_turn_draws_it_from_the_event_frame_without_asking(
         watching.wait_for_selector(f"#match[data-version='{match.version + 1}']")
         watching.wait_for_selector(f"#turn-who:has-text('Turn of {other}')")
         assert "2 × four" in watching.inner_text("#current-bid")
-        assert [frame for frame in sent_by_other if frame.get("t") == "state"] == []
-        assert [frame for frame in sent_by_spectator if frame.get("t") == "state"] == []
-        # The page the bid took off turn has no view in its frame: it asks, as before.
-        assert any(frame.get("t") == "state" for frame in sent_by_starter)
+        assert "2 × four" in mover.inner_text("#current-bid")
+        for sent in (sent_by_starter, sent_by_other, sent_by_spectator):
+            assert [frame for frame in sent if frame.get("t") == "state"] == []
     finally:
         for page in (mover, facing, watching):
             page.context.close()

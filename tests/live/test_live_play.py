@@ -49,8 +49,8 @@ def _hidden_dice_ok(frame: dict[str, Any], me: str | None) -> None:
         assert set(frame["d"]["dice"]) <= ({me} if me else set()), frame
     if frame.get("t") == "state" and frame["d"]["state"].get("round"):
         assert set(frame["d"]["state"]["round"]["dice"]) <= ({me} if me else set()), frame
-    # The last event frame of a write carries the view after it, to a spectator and to the
-    # player it puts on turn.
+    # The last event frame of a write carries the view after it: to the player it puts on
+    # turn, and to every socket that asked for views.
     if frame.get("t") != "state" and isinstance(frame.get("state"), dict) and frame["state"].get("round"):
         assert set(frame["state"]["round"]["dice"]) <= ({me} if me else set()), frame
 
@@ -65,8 +65,9 @@ def _play_a_round(server: Server) -> None:
     url = ws_url(server, match.pk)
 
     async def scenario() -> dict[str, list[dict[str, Any]]]:
-        sockets = {name: await open_socket(url, cookies[name]) for name in ("ana", "beto")}
-        sockets["watcher"] = await open_socket(url + "?views=1")  # as the match page opens it
+        # Each socket as the match page opens it, asking for views.
+        sockets = {name: await open_socket(url + "?views=1", cookies[name]) for name in ("ana", "beto")}
+        sockets["watcher"] = await open_socket(url + "?views=1")
         states = {name: await sock.next(lambda f: f["t"] == "state") for name, sock in sockets.items()}
         starter = _to_act(states["ana"])
         other = "beto" if starter == "ana" else "ana"
@@ -96,8 +97,9 @@ def _play_a_round(server: Server) -> None:
             _hidden_dice_ok(frame, None if name == "watcher" else name)
     versions = [f["v"] for f in frames["watcher"] if is_event(f)]
     assert versions == sorted(versions) and len(set(versions)) == len(versions)
-    # The watcher's view came in the last frame of each write (checked above for dice).
-    assert any(isinstance(f.get("state"), dict) for f in frames["watcher"] if is_event(f))
+    # Each socket's view came in the last frame of each write (checked above for dice).
+    for seen in frames.values():
+        assert any(isinstance(f.get("state"), dict) for f in seen if is_event(f))
 
 
 def test_a_socket_from_a_foreign_origin_is_refused(server: Server) -> None:
