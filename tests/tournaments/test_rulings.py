@@ -220,11 +220,11 @@ def test_alalay_correct_turn_on_a_scorekeepers_finished_table(make_user: Any) ->
     winner_line = min(table.result, key=lambda line: line["placement"])
     winner_seat = table.seats.get(entry_id=winner_line["entry"]).match_seat
     winner_name = Match.objects.get(pk=table.match_id).seats.get(index=winner_seat).name
-    # The winner's best scored box, struck out: the scorekeeper had entered it wrongly.
-    turns = [
-        (n, t) for n, t in enumerate(record["turns"], start=1) if t["by"] == winner_name and "score" in t
-    ]
-    turn_number, turn = turns[-1]
+    # The winner's last scored box, struck out: the scorekeeper had entered it wrongly. The
+    # dice are the server's own: a winner who scored no box (a match won at a throw) leaves
+    # the last box anyone scored.
+    scored = [(n, t) for n, t in enumerate(record["turns"], start=1) if "score" in t]
+    turn_number, turn = ([(n, t) for n, t in scored if t["by"] == winner_name] or scored)[-1]
 
     filed = club_client(scorekeeper).post(
         f"/api/matches/{table.match_id}/disputes", {"reason": "scorekeeping", "turn": turn_number}
