@@ -1,8 +1,8 @@
 """ASGI entry point: ``uvicorn project.asgi:application``.
 
 HTTP goes to Django; websockets go through the origin check (scheme, host and port:
-`project.edge.origins`) and the session/auth
-middleware to the routes in `project.routing` (the match server's and the disputes').
+`project.edge.origins`) and the session/auth middleware (`project.edge.socket_sessions`) to
+the routes in `project.routing` (the match server's and the disputes').
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "project.settings")
 # Django must be set up before anything imports models (consumers, auth middleware).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from cacho.services.startup import load_write_path  # noqa: E402
 from project.edge.origins import SameOriginValidator  # noqa: E402
+from project.edge.socket_sessions import socket_auth_stack  # noqa: E402
 from project.routing import websocket_urlpatterns  # noqa: E402
 
 # The first move's notice would otherwise import the channel layer's backend.
@@ -51,6 +51,6 @@ gc.freeze()
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(socket_auth_stack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -42,7 +42,7 @@ from cacho.live.protocol import (
 from cacho.live.talk import SocketTalk
 from cacho.observability import logs, metrics
 from cacho.services.notices import group_name
-from cacho.services.state_cache import STATES, follow_notice
+from cacho.services.state_cache import STATES
 
 logger = logging.getLogger(__name__)
 
@@ -214,7 +214,6 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     # ---------------------------------------------------------------- group messages
 
     async def match_events(self, message: dict[str, Any]) -> None:
-        follow_notice(self.match_id, message)  # the first local socket moves the cache
         version = int(message.get("version", 0))
         if version <= self.sent_version:
             return
@@ -247,17 +246,18 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     # ---------------------------------------------------------------- sending
 
-    async def send(
-        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
-    ) -> None:
+    async def send_text(self, text: str) -> None:
+        """One text frame, handed to the server's `send` (`base_send`, which `__call__` keeps)
+        as the message channels' `send` would have built, two calls deeper: every frame to
+        every socket of a watched table takes this path."""
         try:
-            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+            await self.base_send({"type": "websocket.send", "text": text})
         except OSError:  # the server's word for a client gone (uvicorn's ClientDisconnected)
             self.client_gone = True
             raise
 
     async def _send(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=reads.dumps(frame))
+        await self.send_text(reads.dumps(frame))
 
     async def _send_wire(self, wire: list[dict[str, Any]], version: int) -> bool:
         """Up to date: render the events that came with a notice or an acknowledgement, no
@@ -266,12 +266,13 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return True
         if not wire or wire[0]["v"] != self.sent_version + 1 or wire[-1]["v"] != version:
             return False
-        cached = STATES.get(self.match_id)
-        state, head = (
-            (cached.state, cached.head) if cached is not None and cached.version == version else (None, None)
-        )
+        state, head = None, None
+        if self.views or self.connection.seat is not None:  # a view to send: the state after the events
+            cached = STATES.get(self.match_id)
+            if cached is not None and cached.version == version:
+                state, head = cached.state, cached.head
         for text in reads.frames_from_wire(self.connection, wire, state, head, self.views):
-            await self.send(text_data=text)
+            await self.send_text(text)
         self.sent_version = version
         return True
 
@@ -290,7 +291,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 )
                 self.state_memo = (cached.version, self.seats, text)
             self.sent_version = max(self.sent_version, cached.version)
-            await self.send(text_data=text)
+            await self.send_text(text)
             return
         seats = self.seats
         frame, self.seats = await database_sync_to_async(reads.state_frame)(

@@ -6,7 +6,8 @@ dispatched by channels-redis), and every waiting socket keeps a receive pending 
 layer. With it, a process joins a match's group once, on its own channel, when its first
 socket for that match opens, and leaves it with the last; the group's messages (which
 name their group) are handed to the local sockets' inboxes. A move is then one message
-per server process, whatever the number of sockets.
+per server process, whatever the number of sockets; the hub moves the process's cached
+state of the match with it (`state_cache.follow_notice`) before the sockets render it.
 
 A Redis behind the layer that restarts (or comes back after an outage) has forgotten the
 hub's memberships and dropped the notices sent meanwhile: the hub watches for it
@@ -25,6 +26,8 @@ from typing import Any
 from django.conf import settings
 
 from cacho.live.layer_watch import ServerWatch, redis_address
+from cacho.services.notices import match_of_group
+from cacho.services.state_cache import follow_notice
 
 logger = logging.getLogger(__name__)
 
@@ -120,8 +123,23 @@ class Hub:
                 logger.warning("live hub: receive failed", exc_info=True)
                 await asyncio.sleep(0.1)
                 continue
-            for inbox in tuple(self._sockets.get(message.get("group", ""), ())):
+            group = message.get("group", "")
+            if message.get("type") == "match.events":
+                self._follow(group, message)
+            for inbox in tuple(self._sockets.get(group, ())):
                 inbox.put_nowait(message)
+
+    @staticmethod
+    def _follow(group: str, message: dict[str, Any]) -> None:
+        """The process's cached state of the match moved by the notice, once, before its
+        sockets render it (each of them read the cache to see whether it had moved)."""
+        match_id = match_of_group(group)
+        if match_id is None:
+            return
+        try:
+            follow_notice(match_id, message)
+        except Exception:  # the cache is a shortcut: the sockets read the store instead
+            logger.exception("live hub: following a notice of %s failed", group)
 
 
 _HUBS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()

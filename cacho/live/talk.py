@@ -97,7 +97,7 @@ class SocketTalk:
         text = notice.get("text")
         if text is None:
             text = notice["text"] = dumps({"t": "chat", "d": message})
-        await consumer.send(text_data=text)
+        await consumer.send_text(text)
 
     def mutes_changed(self, notice: dict[str, Any]) -> None:
         if notice.get("seat") == self.connection.seat:

@@ -45,8 +45,16 @@ MAX_PENDING = 10_000
 NOTICE_HEAD = ("status", "last_hash", "pending_scope", "turn_key", "deadline_ms")
 
 
+GROUP_PREFIX = "match-"
+
+
 def group_name(match_id: Any) -> str:
-    return f"match-{match_id}"
+    return f"{GROUP_PREFIX}{match_id}"
+
+
+def match_of_group(group: str) -> str | None:
+    """The match id (as text) whose group is `group`; None for another group."""
+    return group[len(GROUP_PREFIX) :] if group.startswith(GROUP_PREFIX) else None
 
 
 def publish(head: Head, wire: list[dict[str, Any]]) -> None:

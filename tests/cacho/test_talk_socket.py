@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from asgiref.testing import ApplicationCommunicator
-from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from django.conf import settings
@@ -27,6 +26,7 @@ from cacho.models import ChatMessage, DiceSeed, Match
 from cacho.routing import websocket_urlpatterns
 from cacho.services import matches
 from cacho.talk import phrases, service
+from project.edge.socket_sessions import socket_auth_stack
 from tests.cacho.helpers import legal_bidding_move, state_of
 
 pytestmark = [pytest.mark.usefixtures("committed_db"), pytest.mark.sqlite_too]
@@ -108,7 +108,7 @@ class Sock:
 
 
 async def connect(match: Match, cookie: str | None) -> Sock:
-    app = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+    app = socket_auth_stack(URLRouter(websocket_urlpatterns))
     headers = [(b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())] if cookie else []
     communicator = Communicator(app, f"/ws/matches/{match.pk}/", headers)
     assert await communicator.connect()

@@ -11,12 +11,12 @@ from collections.abc import Coroutine
 from typing import Any
 
 import pytest
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from cacho.engine.games import game_for
 from cacho.engine.viewer import Viewer
 from cacho.live import reads
-from cacho.live.hub import HUB_PREFIX
+from cacho.live.hub import HUB_PREFIX, Hub
 from cacho.models import Match
 from cacho.services import matches, notices
 from cacho.services.dispatch import DISPATCH
@@ -129,3 +129,38 @@ def test_a_cached_head_is_never_changed_by_a_command_decided_on_it() -> None:
     after = STATES.get(str(match.pk))
     assert after is not None and after.head.pending_scope == "round-2" and after.version > version + 2
     assert (before.head.version, before.head.pending_scope) == (version, pending_scope)
+
+
+def test_the_hub_moves_the_cache_before_its_sockets_have_the_notice() -> None:
+    """In a process that did not write the move, the hub folds the notice into the
+    process's cache before it hands it to the sockets, which render their views from it."""
+    layer = get_channel_layer()
+    match = matches.create_match("dudo", ["ana", "beto", "caro"], first_seat=0)
+    key = str(match.pk)
+    DISPATCH.drain()
+    notices.settle()
+    listener = Listener()
+    channel = listener.run(layer.new_channel(HUB_PREFIX))
+    listener.run(layer.group_add(notices.group_name(key), channel))
+    before = STATES.get(key)
+    assert before is not None
+    player, command = legal_bidding_move(before.state, random.Random(3))
+    result = matches.submit(match.pk, player, command, command_id())
+    notice = next_notice(listener, layer, channel, result.version)
+    written = STATES.get(key)
+    assert written is not None and written.version == result.version
+    STATES.clear()
+    STATES.put(before)  # where another process's cache was
+
+    async def a_socket_of_the_other_process() -> tuple[dict[str, Any], Cached | None]:
+        hub = Hub(InMemoryChannelLayer())
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        await hub.join(notices.group_name(key), inbox)
+        await hub.layer.group_send(notices.group_name(key), notice)
+        handed = await asyncio.wait_for(inbox.get(), 5)
+        return handed, STATES.get(key)
+
+    handed, cached = asyncio.run(a_socket_of_the_other_process())
+    assert handed["version"] == written.version
+    assert cached is not None and cached.version == written.version
+    assert cached.state == written.state

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 from asgiref.testing import ApplicationCommunicator
-from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from django.conf import settings
 from django.test import Client
 
+from project.edge.socket_sessions import socket_auth_stack
 from project.routing import websocket_urlpatterns
 from tests.tournaments.notices.conftest import Evening
 from tournaments.notices.models import Notice
@@ -39,7 +39,7 @@ def _communicator(cookie: str | None) -> ApplicationCommunicator:
         "subprotocols": [],
         "query_string": b"",
     }
-    return ApplicationCommunicator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)), scope)
+    return ApplicationCommunicator(socket_auth_stack(URLRouter(websocket_urlpatterns)), scope)
 
 
 def test_the_bell_socket_hears_the_round_drawn(evening: Evening) -> None:
