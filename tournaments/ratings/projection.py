@@ -220,7 +220,8 @@ def refold(family: str, start: Order | None) -> int:
     """Drop every change of `family` from `start` on and fold its tables from there again,
     each player starting from their last change before `start`; the changes written."""
     later = RatingChange.objects.filter(_from(start), family=family)
-    touched = set(later.values_list("user_id", flat=True).distinct())
+    # Without the model's ordering, which DISTINCT would otherwise take in too.
+    touched = set(later.order_by().values_list("user_id", flat=True).distinct())
     if touched:
         later.delete()
     rows = RatedMatch.objects.filter(_from(start), family=family).order_by("key", "match_id")
@@ -228,7 +229,11 @@ def refold(family: str, start: Order | None) -> int:
     tables: list[RatedTable] = []
     tournaments: dict[Any, Any] = {}
     columns = ("key", "match_id", "placements", "tournament_id")
-    for key, match, placements, tournament in rows.values_list(*columns).iterator(chunk_size=BATCH):
+    found = rows.values_list(*columns)
+    # A refold from scratch reads every rated table, in chunks (on PostgreSQL a server-side
+    # cursor: three round trips). One from a table on reads the few that follow it, at once.
+    read = found.iterator(chunk_size=BATCH) if start is None else found
+    for key, match, placements, tournament in read:
         tables.append(_table(key, match, placements))
         tournaments[match] = tournament
     players = touched | {p for t in tables for p, _ in t.placements}
@@ -258,7 +263,7 @@ def _stored(family: str, players: set[Any]) -> tuple[dict[int, Skill], dict[int,
     refold's start on (a table that sorts last: the usual finish), these are each player's
     state before that start, as the last refold wrote them under the same lock: one plain
     read instead of `_state_before`'s look for each player's latest change."""
-    rows = PlayerRating.objects.filter(family=family, user_id__in=players)
+    rows = PlayerRating.objects.filter(family=family, user_id__in=players).order_by()
     state: dict[int, Skill] = {}
     counts: dict[int, int] = {}
     for user, mu, sigma, tables in rows.values_list("user_id", "mu", "sigma", "tables"):
