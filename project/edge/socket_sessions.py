@@ -25,13 +25,13 @@ class SocketSessionMiddleware:
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
-        self.store = import_module(settings.SESSION_ENGINE).SessionStore
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
         if "cookies" not in scope:
             raise ValueError("SocketSessionMiddleware needs CookieMiddleware above it")
+        store = import_module(settings.SESSION_ENGINE).SessionStore  # once a socket, not a frame
         # The store reads its row lazily, on first use, in the thread that uses it.
-        session = self.store(scope["cookies"].get(settings.SESSION_COOKIE_NAME))
+        session = store(scope["cookies"].get(settings.SESSION_COOKIE_NAME))
         return await self.inner(dict(scope, session=session), receive, send)
 
 
