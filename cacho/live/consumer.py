@@ -267,7 +267,7 @@ class MatchConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if not wire or wire[0]["v"] != self.sent_version + 1 or wire[-1]["v"] != version:
             return False
         state, head = None, None
-        if self.views or self.connection.seat is not None:  # a view to send: the state after the events
+        if reads.uses_state(self.connection, self.views):
             cached = STATES.get(self.match_id)
             if cached is not None and cached.version == version:
                 state, head = cached.state, cached.head

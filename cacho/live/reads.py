@@ -176,6 +176,12 @@ def frames_after(
     return [event_json(event, game, state, connection.viewer) for event in events], events[-1].version
 
 
+def uses_state(connection: Connection, views: bool) -> bool:
+    """Whether `frames_from_wire` may put a view in a frame for this socket (a player's, or
+    one that asked for views): only then need its caller look up the state after the events."""
+    return views or connection.viewer.player is not None
+
+
 def frames_from_wire(
     connection: Connection,
     wire: list[dict[str, Any]],

@@ -27,8 +27,6 @@ class SocketSessionMiddleware:
         self.inner = inner
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
-        if "cookies" not in scope:
-            raise ValueError("SocketSessionMiddleware needs CookieMiddleware above it")
         store = import_module(settings.SESSION_ENGINE).SessionStore  # once a socket, not a frame
         # The store reads its row lazily, on first use, in the thread that uses it.
         session = store(scope["cookies"].get(settings.SESSION_COOKIE_NAME))
