@@ -7,6 +7,7 @@ them."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterator
@@ -155,15 +156,43 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
-    """A test marked `alone` runs while no other worker runs one (tests/workers.py). A test
-    marked `runs_tests` takes no turn: the tests it runs in a process of its own take theirs.
-    The browser's event loop is set aside for the tests that do not use it (tests/browser_loop.py)."""
+    """Each test takes a turn (tests/workers.py) for the whole of its run; a test marked
+    `alone` takes one per phase (below). A test marked `runs_tests` takes none: the tests it
+    runs in a process of its own take theirs. The browser's event loop is set aside for the
+    tests that do not use it (tests/browser_loop.py)."""
     uses_browser = "browser" in getattr(item, "fixturenames", ())
     with browser_loop.for_test(uses_browser=uses_browser):
-        if item.get_closest_marker("runs_tests"):
+        if item.get_closest_marker("runs_tests") or item.get_closest_marker("alone"):
             return (yield)
-        with workers.turn(alone=item.get_closest_marker("alone") is not None):
+        with workers.turn(alone=False):
             return (yield)
+
+
+# A test marked `alone` runs its body while no other worker runs a test, but is set up and
+# torn down beside the others: its fixtures (the worker's test database, servers, Chromium)
+# measure nothing, and made inside the turn they kept every other core waiting.
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> object:
+    with _alone_phase(item, body=False):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> object:
+    with _alone_phase(item, body=True):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    with _alone_phase(item, body=False):
+        return (yield)
+
+
+def _alone_phase(item: pytest.Item, *, body: bool) -> contextlib.AbstractContextManager[None]:
+    if item.get_closest_marker("alone") is None or item.get_closest_marker("runs_tests"):
+        return contextlib.nullcontext()
+    return workers.turn(alone=body)
 
 
 @pytest.fixture(autouse=True)

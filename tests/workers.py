@@ -13,8 +13,8 @@ server or Celery worker a test starts (tests/live/harness.py), read the same.
   shared by every database number, and a club's or user's group is named by its id.
 - Ports: `tests.test_foundation.helpers.free_port()` takes them from a range of the worker's
   own, below the kernel's range for outgoing connections.
-- Time: a test marked `alone` (it asserts a latency) runs while the other workers wait
-  (`turn`, tests/conftest.py).
+- Time: the body of a test marked `alone` (it asserts a latency) runs while the other
+  workers wait (`turn`, tests/conftest.py); its set-up and teardown do not.
 
 A single process (no xdist, or `-p no:xdist`) is worker 0 and changes nothing.
 """
