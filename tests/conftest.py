@@ -127,7 +127,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     running yet (begun later, such a test waited for the longest test running to end, and
     the other workers' cores idled meanwhile). Then the longest tests, so that under
     pytest-xdist the workers end together: the tests marked `first` (the SQLite run's
-    shards, each a process of its own, and the final-ranking oracle's longest test), the
+    shards, each a process of its own, the final-ranking oracle's longest test and the
+    API's schema fuzzing), the
     modules with a `slow` test (servers, browsers, tools in subprocesses), then the rest,
     each in the order collected. The same order on every worker.
 

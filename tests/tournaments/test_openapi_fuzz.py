@@ -49,6 +49,7 @@ def token(committed_db: None) -> str:
     return str(Token.objects.create(user=user).key)
 
 
+@pytest.mark.first  # among the longest tests: begun last, the run's other workers ended first and waited
 def test_the_api_never_fails_and_refuses_what_breaks_its_schema(token: str, settings: Any) -> None:
     from project.wsgi import application
 
