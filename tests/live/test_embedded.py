@@ -35,21 +35,20 @@ print(json.dumps({"match": str(match.pk), "cookies": cookies, "cookie_name": set
 
 
 @pytest.fixture
-def embedded_match(tmp_path: Path) -> tuple[dict[str, str], dict[str, Any]]:
-    """A default install's data folder, migrated, with a match of two signed-in players (made
-    as a fixture: the test's turn alone is for what it measures)."""
+def migrated(tmp_path: Path) -> dict[str, str]:
+    """A default install's data folder, migrated (a fixture: the test's turn alone is for
+    what it measures). The match is made in the test: its first turn's clock starts then."""
     env = clean_env(tmp_path, ALLOWED_HOSTS="127.0.0.1,localhost")
     assert manage(env, "migrate", "--noinput").returncode == 0
-    made = manage(env, "shell", "-c", SETUP)
-    assert made.returncode == 0, made.stderr
-    return env, json.loads(made.stdout.strip().splitlines()[-1])
+    return env
 
 
 @pytest.mark.alone  # asserts a latency
-def test_embedded_mode_plays_live_with_in_process_timers(
-    tmp_path: Path, embedded_match: tuple[dict[str, str], dict[str, Any]]
-) -> None:
-    env, info = embedded_match
+def test_embedded_mode_plays_live_with_in_process_timers(tmp_path: Path, migrated: dict[str, str]) -> None:
+    env = migrated
+    made = manage(env, "shell", "-c", SETUP)
+    assert made.returncode == 0, made.stderr
+    info = json.loads(made.stdout.strip().splitlines()[-1])
     headers = {name: {"Cookie": f"{info['cookie_name']}={value}"} for name, value in info["cookies"].items()}
 
     with serve(env, tmp_path) as server:
