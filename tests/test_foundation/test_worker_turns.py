@@ -1,0 +1,67 @@
+"""The turns of pytest-xdist workers (tests/workers.py): the body of a test marked `alone`
+runs while no other test runs, and no test begins while it does. Each thread below opens the
+lock files itself, as each worker process does, so the locks tell the threads apart."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from tests import workers
+
+POLL = 0.05  # one look: long enough for a thread that could go on to do so
+
+
+@pytest.fixture
+def run(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("PYTEST_XDIST_TESTRUNUID", f"turns-{uuid.uuid4().hex}")
+    yield
+
+
+class Holder:
+    """A thread that takes a turn and holds it until told to let go."""
+
+    def __init__(self, *, alone: bool) -> None:
+        self.entered = threading.Event()
+        self.release = threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(alone,), daemon=True)
+        self.thread.start()
+
+    def _run(self, alone: bool) -> None:
+        with workers.turn(alone=alone):
+            self.entered.set()
+            self.release.wait(10)
+
+    def end(self) -> None:
+        self.release.set()
+        self.thread.join(10)
+        assert not self.thread.is_alive()
+
+
+def test_tests_run_side_by_side(run: None) -> None:
+    first, second = Holder(alone=False), Holder(alone=False)
+    assert first.entered.wait(5) and second.entered.wait(5)
+    first.end()
+    second.end()
+
+
+def test_an_alone_body_waits_for_the_running_tests_and_holds_back_the_next(run: None) -> None:
+    running = Holder(alone=False)
+    assert running.entered.wait(5)
+    alone = Holder(alone=True)
+    assert not alone.entered.wait(POLL), "the alone body began beside a running test"
+    # while it waits, no test begins: else tests coming one after another would starve it
+    waiting = Holder(alone=False)
+    assert not waiting.entered.wait(POLL), "a test began while an alone body waited"
+    running.end()
+    assert alone.entered.wait(5)
+    assert not waiting.entered.wait(POLL), "a test began beside the alone body"
+    later = Holder(alone=False)
+    assert not later.entered.wait(POLL), "a test began beside the alone body"
+    alone.end()
+    assert later.entered.wait(5) and waiting.entered.wait(5)
+    later.end()
+    waiting.end()
