@@ -157,43 +157,43 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
-    """Each test takes a turn (tests/workers.py) for the whole of its run; a test marked
-    `alone` takes one per phase (below). A test marked `runs_tests` takes none: the tests it
-    runs in a process of its own take theirs. The browser's event loop is set aside for the
-    tests that do not use it (tests/browser_loop.py)."""
+    """The test's turn (`_turn`) for the whole of its run. The browser's event loop is set
+    aside for the tests that do not use it (tests/browser_loop.py)."""
     uses_browser = "browser" in getattr(item, "fixturenames", ())
-    with browser_loop.for_test(uses_browser=uses_browser):
-        if item.get_closest_marker("runs_tests") or item.get_closest_marker("alone"):
-            return (yield)
-        with workers.turn(alone=False):
-            return (yield)
+    with browser_loop.for_test(uses_browser=uses_browser), _turn(item, "run"):
+        return (yield)
 
 
-# A test marked `alone` runs its body while no other worker runs a test, but is set up and
-# torn down beside the others: its fixtures (the worker's test database, servers, Chromium)
-# measure nothing, and made inside the turn they kept every other core waiting.
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item: pytest.Item) -> object:
-    with _alone_phase(item, body=False):
+    with _turn(item, "setup"):
         return (yield)
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> object:
-    with _alone_phase(item, body=True):
+    with _turn(item, "call"):
         return (yield)
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> object:
-    with _alone_phase(item, body=False):
+    with _turn(item, "teardown"):
         return (yield)
 
 
-def _alone_phase(item: pytest.Item, *, body: bool) -> contextlib.AbstractContextManager[None]:
-    if item.get_closest_marker("alone") is None or item.get_closest_marker("runs_tests"):
+def _turn(item: pytest.Item, phase: str) -> contextlib.AbstractContextManager[None]:
+    """The turn (tests/workers.py) a test takes around `phase`: "run" (the whole of it),
+    "setup", "call" or "teardown". A test takes one shared turn for its whole run. A test
+    marked `alone` takes one per phase, the exclusive one for its body only: its fixtures
+    (the worker's test database, servers, Chromium) measure nothing, and made inside the
+    exclusive turn they kept every other core waiting. A test marked `runs_tests` takes
+    none: the tests it runs in a process of its own take theirs."""
+    if item.get_closest_marker("runs_tests"):
         return contextlib.nullcontext()
-    return workers.turn(alone=body)
+    if item.get_closest_marker("alone"):
+        return contextlib.nullcontext() if phase == "run" else workers.turn(alone=phase == "call")
+    return workers.turn(alone=False) if phase == "run" else contextlib.nullcontext()
 
 
 @pytest.fixture(autouse=True)
