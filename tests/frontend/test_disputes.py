@@ -378,11 +378,19 @@ def test_scenario_a_void_round_three_of_a_live_dudo_match(
     # ---- the players' table: unpaused, a new round with its own dice
     player.wait_for_selector("#paused", state="hidden", timeout=10_000)
     player.wait_for_selector("#table .round-no:has-text('Round 4')")
-    assert player.inner_text("#ruled") == "The referee voids the round: A misclick the log confirms."
+    # a resynchronised table draws round 4 from its state, and the ruling from the events
+    # its log fetches then
+    player.wait_for_selector(f'#ruled:has-text("{voided}")')
+    assert player.inner_text("#ruled") == voided
     player.wait_for_selector(f'#dispute-links li[data-dispute="{dispute_id}"]:has-text("ruled")')
     assert player.locator("#table svg.die").count() >= 1
     assert state_of(match_id).round.number == 4
     shot(player, "a10-match-round-4")
+    # the other player opens the table after the ruling: it shows the ruling all the same
+    other_name = Seat.objects.get(match_id=match_id, name=other).user.username
+    later = open_page(f"/matches/{match_id}/", other_name)
+    later.wait_for_selector(f'#ruled:has-text("{voided}")')
+    later.close()
 
     # ---- the match to its end; the standings take the table's result
     play_bidding_match(match_id, rng)

@@ -48,10 +48,12 @@ export class GameLog {
     return this.loading;
   }
 
-  /** A state frame: fetch what the log lacks when the match moved on without it. */
+  /** A state frame: fetch what the log lacks when the match moved on without it. Resolves
+   * to the events fetched (none when the log had them all). */
   caughtUp(match) {
     this.game = match.game;
-    if (match.version > this.version && !this.loading) this.fetch().catch(() => {});
+    if (match.version > this.version && !this.loading) return this.fetch().catch(() => []);
+    return Promise.resolve([]);
   }
 
   add(frame, { draw = true } = {}) {

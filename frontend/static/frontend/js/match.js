@@ -191,6 +191,20 @@ function tick() {
 }
 setInterval(tick, 250);
 
+let ruledVersion = 0;
+/** A referee's ruling: the players see what changed and why (the latest ruling, whichever
+ * way its frame came). Whether `frame` is a ruling. */
+function showRuling(frame) {
+  if (!RULINGS.has(frame.t)) return false;
+  if (frame.v > ruledVersion) {
+    ruledVersion = frame.v;
+    const ruled = document.getElementById("ruled");
+    ruled.hidden = false;
+    ruled.textContent = describe(frame);
+  }
+  return true;
+}
+
 const talk = new TableTalk(document.getElementById("talk"), matchId, { send: (frame) => socket.send(frame) });
 
 const socket = new MatchSocket(matchId, {
@@ -203,7 +217,9 @@ const socket = new MatchSocket(matchId, {
   state(d) {
     match = d;
     setSeatLabels(match.seats);
-    log.caughtUp(match);
+    // A ruling the socket's frames skipped (the table was resynchronised, or the page opened
+    // after it) is still shown: it comes with the events the log fetches.
+    log.caughtUp(match).then((events) => { for (const frame of events) showRuling(frame); });
     loadMarks();
     render();
     talk.matchState(match);
@@ -211,12 +227,7 @@ const socket = new MatchSocket(matchId, {
   chat(frame) { talk.frame(frame); },
   event(frame) {
     log.add(frame);
-    if (RULINGS.has(frame.t)) { // a referee's ruling: the players see what changed and why
-      const ruled = document.getElementById("ruled");
-      ruled.hidden = false;
-      ruled.textContent = describe(frame);
-      return;
-    }
+    if (showRuling(frame)) return;
     if (match) boardOf(match).event(frame);
   },
   ack(frame) {
