@@ -9,13 +9,9 @@ import logging
 from typing import Any
 
 import pytest
-import schemathesis
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis.errors import Unsatisfiable
-from schemathesis import GenerationMode
-from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import negative_data_rejection
 
 EXAMPLES = 4  # per operation and generation mode
 
@@ -51,6 +47,13 @@ def token(committed_db: None) -> str:
 
 @pytest.mark.first  # among the longest tests: begun last, the run's other workers ended first and waited
 def test_the_api_never_fails_and_refuses_what_breaks_its_schema(token: str, settings: Any) -> None:
+    # Imported here, not at the module's top: every pytest-xdist worker collects this
+    # module, one runs the test, and Schemathesis takes about half a second to import.
+    import schemathesis
+    from schemathesis import GenerationMode
+    from schemathesis.checks import not_a_server_error
+    from schemathesis.specs.openapi.checks import negative_data_rejection
+
     from project.wsgi import application
 
     logging.getLogger("django.request").setLevel(logging.ERROR)  # hundreds of expected 4xx lines
