@@ -36,22 +36,36 @@ def marking_modules() -> list[str]:
     )
 
 
-def test_every_sqlite_too_test_is_in_a_module_the_shards_collect() -> None:
+def test_every_sqlite_too_test_is_in_a_module_the_shards_collect(request: pytest.FixtureRequest) -> None:
     """The shards collect only `marking_modules()`: the whole tree holds no other
-    `sqlite_too` test (a marker applied from a conftest would escape them)."""
+    `sqlite_too` test (a marker applied from a conftest would escape them). A run of the
+    whole tree has collected it already (each pytest-xdist worker collects every test);
+    a narrower run collects it in a process of its own."""
+    if collected_the_whole_tree(request.config):
+        marked = {
+            item.nodeid.split("::")[0]
+            for item in request.session.items
+            if item.get_closest_marker("sqlite_too")
+        }
+    else:
+        marked = sqlite_too_modules_collected_apart()
+    assert marked and marked <= set(marking_modules()), marked - set(marking_modules())
+
+
+def collected_the_whole_tree(config: pytest.Config) -> bool:
+    """This run collected every test of the tree and deselected none (`make test`)."""
+    return (
+        config.args_source is pytest.Config.ArgsSource.TESTPATHS
+        and not config.option.keyword
+        and not config.option.markexpr
+        and not config.getoption("deselect")
+        and not os.environ.get("CACHO_TEST_SHARD")
+    )
+
+
+def sqlite_too_modules_collected_apart() -> set[str]:
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "tests",
-            "-m",
-            "sqlite_too",
-            "--collect-only",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-        ],
+        [*PYTEST, "tests", "-m", "sqlite_too", "--collect-only"],
         cwd=ROOT,
         env={
             k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CACHO_TEST_SHARD")
@@ -62,8 +76,7 @@ def test_every_sqlite_too_test_is_in_a_module_the_shards_collect() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    collected = {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line}
-    assert collected and collected <= set(marking_modules()), collected - set(marking_modules())
+    return {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line}
 
 
 @pytest.mark.skipif(not os.environ.get("DATABASE_URL"), reason="this is the SQLite run itself")
@@ -73,17 +86,7 @@ def test_the_sqlite_too_tests_pass_on_sqlite(tmp_path: Path, shard: int) -> None
     env["CACHO_DATA_DIR"] = str(tmp_path)
     env["CACHO_TEST_SHARD"] = f"{shard}/{SHARDS}"
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            *marking_modules(),
-            "-m",
-            "sqlite_too",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-        ],
+        [*PYTEST, *marking_modules(), "-m", "sqlite_too"],
         cwd=ROOT,
         env=env,
         capture_output=True,
