@@ -44,12 +44,19 @@ def _pytest_django_creates_the_database(items: list[pytest.Item]) -> bool:
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup: None, django_db_blocker: Any, request: pytest.FixtureRequest) -> None:
+def django_db_setup(
+    django_db_setup: None, django_db_blocker: Any, request: pytest.FixtureRequest
+) -> Iterator[None]:
     """pytest-django's test database (`test_<name>_gwN` under pytest-xdist), its ids in
-    this worker's own range (tests/workers.py)."""
+    this worker's own range (tests/workers.py). Embedded mode's turn timers (the SQLite run)
+    stop before it is destroyed: their next sweep would query it."""
+    from cacho.live.timers import TIMERS
+
     if _pytest_django_creates_the_database(request.session.items):
         with django_db_blocker.unblock():
             space_sequences(workers.index() * workers.SEQUENCE_SPACING)
+    yield
+    TIMERS.stop()
 
 
 @pytest.fixture(scope="session")
@@ -60,6 +67,8 @@ def test_database(
     (pytest-django did not create one): then it is created here, and destroyed at the end."""
     from django.test.utils import setup_databases, teardown_databases
 
+    from cacho.live.timers import TIMERS
+
     if _pytest_django_creates_the_database(request.session.items):
         yield
         return
@@ -67,6 +76,7 @@ def test_database(
         created = setup_databases(verbosity=0, interactive=False, aliases={"default"})
         space_sequences(workers.index() * workers.SEQUENCE_SPACING)
     yield
+    TIMERS.stop()
     with django_db_blocker.unblock():
         teardown_databases(created, verbosity=0)
 

@@ -16,7 +16,7 @@ import logging
 import threading
 from typing import Any
 
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 from django.utils import timezone
 
 from cacho.eventlog import store
@@ -66,13 +66,28 @@ class InProcessTimers:
         self._heap: list[tuple[int, str, int]] = []
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
+        self._stopped = threading.Event()
 
     def start(self) -> None:
         with self._wake:
             if self._thread is not None and self._thread.is_alive():
                 return
-            self._thread = threading.Thread(target=self._run, name="cacho-turn-timers", daemon=True)
+            self._stopped = threading.Event()
+            self._thread = threading.Thread(
+                target=self._run, args=(self._stopped,), name="cacho-turn-timers", daemon=True
+            )
             self._thread.start()
+
+    def stop(self) -> None:
+        """End the thread after its current sweep: for a process about to close or drop its
+        database (the test run's end), which a later sweep would otherwise query. A deadline
+        scheduled afterwards starts it again."""
+        with self._wake:
+            thread, self._thread = self._thread, None
+            self._stopped.set()
+            self._wake.notify_all()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=10)
 
     def schedule(self, match_id: Any, version: int, deadline_ms: int) -> None:
         self.start()
@@ -85,10 +100,14 @@ class InProcessTimers:
             return SWEEP_EVERY_SECONDS
         return max(0.0, min(SWEEP_EVERY_SECONDS, (self._heap[0][0] - now_ms()) / 1000))
 
-    def _run(self) -> None:
+    def _run(self, stopped: threading.Event) -> None:
         while True:
             with self._wake:
-                self._wake.wait(timeout=self._next_wait())
+                if not stopped.is_set():
+                    self._wake.wait(timeout=self._next_wait())
+                if stopped.is_set():
+                    connections.close_all()  # this thread's own
+                    return
                 due: list[tuple[int, str, int]] = []
                 while self._heap and self._heap[0][0] <= now_ms():
                     due.append(heapq.heappop(self._heap))
