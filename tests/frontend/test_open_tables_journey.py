@@ -19,7 +19,8 @@ from playwright.sync_api import expect
 
 from tests.frontend.conftest import ConsoleWatch, shot
 from tests.frontend.test_accessibility import axe_clean
-from tests.test_foundation.helpers import PYTHON, ROOT, Server, clean_env, manage, serve
+from tests.test_foundation.helpers import PYTHON, ROOT, Server, clean_env, serve
+from tests.test_foundation.installs import migrate_install
 
 pytestmark = [pytest.mark.slow]
 
@@ -45,8 +46,7 @@ def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         check=False,
     )
     assert "embedded mode" in checked.stdout and "SQLite" in checked.stdout, checked.stdout
-    done = manage(env, "migrate", "--noinput")
-    assert done.returncode == 0, done.stdout + done.stderr
+    migrate_install(env)
     with serve(env, data_dir) as server:
         yield server
         assert server.process.poll() is None, server.output()

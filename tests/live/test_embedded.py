@@ -13,6 +13,7 @@ import pytest
 
 from tests.live.harness import is_event, open_socket
 from tests.test_foundation.helpers import clean_env, manage, serve
+from tests.test_foundation.installs import migrate_install
 
 pytestmark = [pytest.mark.slow]
 
@@ -39,7 +40,7 @@ def migrated(tmp_path: Path) -> dict[str, str]:
     """A default install's data folder, migrated (a fixture: the test's turn alone is for
     what it measures). The match is made in the test: its first turn's clock starts then."""
     env = clean_env(tmp_path, ALLOWED_HOSTS="127.0.0.1,localhost")
-    assert manage(env, "migrate", "--noinput").returncode == 0
+    migrate_install(env)
     return env
 
 

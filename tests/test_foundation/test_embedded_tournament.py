@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.test_foundation.helpers import Server, clean_env, manage, serve
+from tests.test_foundation.installs import migrate_install
 
 pytestmark = pytest.mark.slow
 
@@ -57,8 +58,7 @@ def rounds(server: Server, token: str, tournament: int) -> list[dict[str, Any]]:
 
 def test_a_tournament_runs_to_its_end_on_the_default_install(tmp_path: Path) -> None:
     env = clean_env(tmp_path)  # no DATABASE_URL, no REDIS_URL, no demo bots: `CACHO_DEMO=0 make run`
-    done = manage(env, "migrate", "--noinput")
-    assert done.returncode == 0, done.stdout + done.stderr
+    migrate_install(env)
     made = manage(env, "shell", "-c", USERS)
     assert made.returncode == 0, made.stderr
     people = json.loads(made.stdout.strip().splitlines()[-1])

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_foundation.helpers import clean_env, http_get, manage, serve
+from tests.test_foundation.installs import migrate_install
 
 pytestmark = pytest.mark.slow
 
@@ -57,7 +58,7 @@ def test_embedded_mode_keeps_events_and_their_matches(tmp_path: Path) -> None:
     import uuid
 
     env = clean_env(tmp_path)
-    check_and_migrate(env)
+    migrate_install(env)  # the test above migrates a fresh install itself
     db = sqlite3.connect(tmp_path / "cacho.sqlite3")
     match, lone = uuid.uuid4().hex, uuid.uuid4().hex
     for ident in (match, lone):

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_foundation.helpers import clean_env, http_get, manage, serve
+from tests.test_foundation.installs import migrate_install
 
 pytestmark = [pytest.mark.slow]
 
@@ -18,7 +19,7 @@ def _versions(url: str, match_ids: list[str]) -> list[int]:
 
 def test_the_demo_bots_play_live(tmp_path: Path) -> None:
     env = clean_env(tmp_path, ALLOWED_HOSTS="127.0.0.1,localhost")
-    assert manage(env, "migrate", "--noinput").returncode == 0
+    migrate_install(env)
     seeded = manage(env, "seed_demo")
     assert seeded.returncode == 0, seeded.stderr
     with serve({**env, "CACHO_DEMO_BOTS": "1"}, tmp_path) as server:
