@@ -4,8 +4,8 @@
 slow host, seven of them the migrations' own (the process's start is the rest). The first
 install of a tree's migrations is migrated for real; the others start from a copy of its
 SQLite file, kept under .venv/test-cache by the hash of every installed app's migrations,
-so that pytest-xdist's workers, and the runs after, share it. A test of the migrations themselves runs
-`manage.py migrate` (tests/test_foundation/test_servers.py's first test)."""
+so that pytest-xdist's workers, and the runs after, share it. A test of the migrations
+themselves runs `manage.py migrate` (tests/test_foundation/test_servers.py's first test)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import fcntl
 import hashlib
 import os
 import shutil
+import sqlite3
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -41,7 +42,10 @@ def migrated_file() -> Path:
             with tempfile.TemporaryDirectory(dir=CACHE) as scratch:
                 done = manage(clean_env(Path(scratch)), "migrate", "--noinput")
                 assert done.returncode == 0, done.stdout + done.stderr
-                os.replace(Path(scratch) / SQLITE_FILE, made)
+                built = Path(scratch) / SQLITE_FILE
+                with contextlib.closing(sqlite3.connect(built)) as db:  # the file whole, no WAL beside it
+                    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                os.replace(built, made)
     return made
 
 
