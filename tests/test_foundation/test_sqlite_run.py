@@ -59,6 +59,8 @@ def collected_the_whole_tree(config: pytest.Config) -> bool:
         and not config.option.keyword
         and not config.option.markexpr
         and not config.getoption("deselect")
+        and not config.getoption("lf", False)  # --last-failed, --stepwise: a part of the tree
+        and not config.getoption("stepwise", False)
         and not os.environ.get("CACHO_TEST_SHARD")
     )
 
