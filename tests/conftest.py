@@ -131,6 +131,9 @@ def sqlite_can_empty_its_database(request: pytest.FixtureRequest) -> Iterator[No
     yield
 
 
+ALONE_TESTS = pytest.StashKey[int]()  # how many tests of the run are marked `alone`
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The tests marked `alone` before all others: each waits for the tests running on the
     other workers to end, and those workers wait for it; at the start nothing long is
@@ -138,23 +141,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     the other workers' cores idled meanwhile). Then the longest tests, so that under
     pytest-xdist the workers end together: the tests marked `first` (the SQLite run's
     shards, each a process of its own, the final-ranking oracle's longest test and the
-    API's schema fuzzing), the
-    modules with a `slow` test (servers, browsers, tools in subprocesses), then the rest,
-    each in the order collected. The same order on every worker.
+    API's schema fuzzing; but for the shards, each begins once the tests marked `alone`
+    have ended: `workers.after_the_alone_tests`), the
+    modules with a `slow` test (servers, browsers, tools in subprocesses) taken from their
+    folders in turn, then the rest, each in the order collected. The same order on every
+    worker.
 
     With CACHO_TEST_SHARD=k/n (a shard of the SQLite run, tests/test_foundation/test_sqlite_run.py)
     only every n-th test from the k-th runs: the parametrised tests of minutes spread over
     the shards."""
-    slow_modules = {item.module for item in items if item.get_closest_marker("slow")}  # type: ignore[attr-defined]
+    slow_modules = interleaved_by_folder(
+        [item.module for item in items if item.get_closest_marker("slow")]  # type: ignore[attr-defined]
+    )
 
-    def rank(item: pytest.Item) -> int:
+    def rank(item: pytest.Item) -> tuple[int, int]:
         if item.get_closest_marker("alone"):
-            return 0
+            return 0, 0
         if item.get_closest_marker("first"):
-            return 1
-        return 2 if getattr(item, "module", None) in slow_modules else 3
+            return 1, 0
+        module = getattr(item, "module", None)
+        return (2, slow_modules[module]) if module in slow_modules else (3, 0)
 
     items.sort(key=rank)
+    config.stash[ALONE_TESTS] = sum(1 for item in items if item.get_closest_marker("alone"))
     shard = os.environ.get("CACHO_TEST_SHARD")
     if shard:
         number, count = (int(part) for part in shard.split("/"))
@@ -165,13 +174,36 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
 
 
+def interleaved_by_folder(modules: list[Any]) -> dict[Any, int]:
+    """Each module's place when the folders' modules are spread evenly over the whole: the
+    14 of tests/live among the 40 of tests/frontend, the few of tests/deploy among both. A
+    folder's slow tests wait alike (tests/live on timers, Redis restarts and idle sockets;
+    tests/frontend on Chromium, which works meanwhile), and in the order collected the
+    three workers waited in tests/live together while the cores idled."""
+    folders: dict[str, list[Any]] = {}
+    for module in dict.fromkeys(modules):
+        folders.setdefault(os.path.dirname(module.__file__), []).append(module)
+    spread = sorted(
+        ((place + 0.5) / len(members), module.__name__, module)
+        for members in folders.values()
+        for place, module in enumerate(members)
+    )
+    return {module: place for place, (_, _, module) in enumerate(spread)}
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
     """The test's turn (`_turn`) for the whole of its run. The browser's event loop is set
     aside for the tests that do not use it (tests/browser_loop.py)."""
     uses_browser = "browser" in getattr(item, "fixturenames", ())
-    with browser_loop.for_test(uses_browser=uses_browser), _turn(item, "run"):
-        return (yield)
+    if item.get_closest_marker("first") and not item.get_closest_marker("runs_tests"):
+        workers.after_the_alone_tests(item.config.stash.get(ALONE_TESTS, 0))
+    try:
+        with browser_loop.for_test(uses_browser=uses_browser), _turn(item, "run"):
+            return (yield)
+    finally:
+        if item.get_closest_marker("alone"):
+            workers.alone_test_done()
 
 
 @pytest.hookimpl(wrapper=True)

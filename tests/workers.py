@@ -25,11 +25,16 @@ import contextlib
 import fcntl
 import os
 import tempfile
+import time
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
 REDIS_DATABASES = 16  # Redis's default `databases`
+
+# How long a long test waits for the tests marked `alone` at most (a worker that crashed
+# in one never says it is done).
+ALONE_WAIT = 180.0
 
 SEQUENCE_SPACING = 100_000_000  # ids per worker, well inside an `integer` column's range
 
@@ -61,25 +66,74 @@ def use_own_redis() -> None:
 def turn(*, alone: bool) -> Iterator[None]:
     """One test's turn. A test marked `alone` (it measures a latency) runs while no other
     worker runs a test: it closes the gate, waits for the running ones to end, and the
-    others wait at the gate until it is done. Without xdist, every turn is at once."""
+    others wait at the gate until it is done. A test marked `alone` that is waiting goes
+    before any test that has not begun: the gate's lock is no queue, and a long test that
+    took it between two of them held every worker but its own (the API's fuzzing, 13 s,
+    with two of them waiting). Without xdist, every turn is at once."""
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
     if not run:
         yield
         return
     folder = Path(tempfile.gettempdir())
     with (
+        (folder / f"cacho-tests-{run}.waiting").open("a") as waiting,
         (folder / f"cacho-tests-{run}.gate").open("a") as gate,
         (folder / f"cacho-tests-{run}.turns").open("a") as turns,
     ):
-        fcntl.flock(gate, fcntl.LOCK_EX)
-        try:
-            fcntl.flock(turns, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
-        finally:
-            if not alone:
-                fcntl.flock(gate, fcntl.LOCK_UN)
+        if alone:
+            fcntl.flock(waiting, fcntl.LOCK_SH)  # held while it waits: the others let it pass
+            try:
+                fcntl.flock(gate, fcntl.LOCK_EX)
+                fcntl.flock(turns, fcntl.LOCK_EX)
+            finally:
+                fcntl.flock(waiting, fcntl.LOCK_UN)
+        else:
+            while True:
+                fcntl.flock(gate, fcntl.LOCK_EX)
+                try:
+                    fcntl.flock(waiting, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:  # one marked `alone` waits: the gate is its
+                    fcntl.flock(gate, fcntl.LOCK_UN)
+                    fcntl.flock(waiting, fcntl.LOCK_EX)  # until it has its turn
+                    fcntl.flock(waiting, fcntl.LOCK_UN)
+                    continue
+                fcntl.flock(waiting, fcntl.LOCK_UN)
+                try:
+                    fcntl.flock(turns, fcntl.LOCK_SH)
+                finally:
+                    fcntl.flock(gate, fcntl.LOCK_UN)
+                break
         try:
             yield
         finally:
             fcntl.flock(turns, fcntl.LOCK_UN)
             if alone:
                 fcntl.flock(gate, fcntl.LOCK_UN)
+
+
+def _alone_done(run: str) -> Path:
+    return Path(tempfile.gettempdir()) / f"cacho-tests-{run}.alone-done"
+
+
+def alone_test_done() -> None:
+    """A test marked `alone` has ended (whatever its outcome): one byte more in the run's
+    count."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run:
+        with _alone_done(run).open("ab") as done:
+            done.write(b".")
+
+
+def after_the_alone_tests(count: int) -> None:
+    """Wait until the run's `count` tests marked `alone` have ended. For the longest tests:
+    one begun while a test marked `alone` is still setting up holds the exclusive turn back
+    for its whole length, every other worker waiting (the final ranking oracle, half a
+    minute, with two of them waiting)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if not run or not count:
+        return
+    done, deadline = _alone_done(run), time.monotonic() + ALONE_WAIT
+    while time.monotonic() < deadline:
+        if done.exists() and done.stat().st_size >= count:
+            return
+        time.sleep(0.05)

@@ -86,8 +86,8 @@ export PYTHONPYCACHEPREFIX="$PWD/.venv/pycache"
 unset PYTHONDONTWRITEBYTECODE
 
 # The whole suite (no arguments: `make test`, CI) on every core: pytest-xdist, a worker a
-# core and one more, at most 8 (a test also waits: on its browser, its servers, its timers,
-# and with one worker a core the cores idled; docs/testing.md), each worker with a Redis
+# core and two more, at most 8 (a test also waits: on its browser, its servers, its timers,
+# and with fewer workers the cores idled; docs/testing.md), each worker with a Redis
 # database, test databases, ids and ports of its own
 # (tests/workers.py), tests handed out one by one as workers free up (a module whose tests
 # share a module-scoped fixture goes to one worker: `xdist_group`); the 30 slowest tests
@@ -95,7 +95,7 @@ unset PYTHONDONTWRITEBYTECODE
 # With arguments, one process, as given (add `-n auto` for more).
 if [ "$#" -eq 0 ]; then
     cores="$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)"
-    set -- --numprocesses="${CACHO_TEST_WORKERS:-$((cores + 1))}" --maxprocesses=8 --dist=loadgroup --durations=30
+    set -- --numprocesses="${CACHO_TEST_WORKERS:-$((cores + 2))}" --maxprocesses=8 --dist=loadgroup --durations=30
 fi
 
 echo "==> $(.venv/bin/python -c "import sys; from project.config import main; sys.exit(main())")" >&2

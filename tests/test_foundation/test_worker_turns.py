@@ -65,3 +65,33 @@ def test_an_alone_body_waits_for_the_running_tests_and_holds_back_the_next(run: 
     assert later.entered.wait(5) and waiting.entered.wait(5)
     later.end()
     waiting.end()
+
+
+def test_an_alone_body_waiting_goes_before_a_test_waiting_at_the_gate(run: None) -> None:
+    """Two marked `alone` in a row, a plain test waiting at the gate from before the second
+    came: the second goes first (the gate's lock is no queue; the plain test, had it won
+    the gate, would have held every other worker back for its whole length)."""
+    first = Holder(alone=True)
+    assert first.entered.wait(5)
+    plain = Holder(alone=False)
+    assert not plain.entered.wait(POLL)
+    second = Holder(alone=True)
+    assert not second.entered.wait(POLL)
+    first.end()
+    assert second.entered.wait(5), "the plain test went before the alone body waiting"
+    assert not plain.entered.wait(POLL), "a test began beside the alone body"
+    second.end()
+    assert plain.entered.wait(5)
+    plain.end()
+
+
+def test_a_long_test_begins_once_every_alone_test_has_ended(run: None) -> None:
+    begun = threading.Event()
+    waiter = threading.Thread(target=lambda: (workers.after_the_alone_tests(2), begun.set()), daemon=True)
+    waiter.start()
+    assert not begun.wait(POLL * 6)
+    workers.alone_test_done()
+    assert not begun.wait(POLL * 6), "it began with one of two alone tests still to end"
+    workers.alone_test_done()
+    assert begun.wait(5)
+    waiter.join(5)
