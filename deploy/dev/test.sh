@@ -80,10 +80,12 @@ if [ ! -f .venv/node/node_modules/axe-core/axe.min.js ]; then
     fi
 fi
 
-# Bytecode caches under .venv, not beside the sources: otherwise every server, worker and
-# manage.py that the tests start compiles the project again (PYTHONDONTWRITEBYTECODE).
-export PYTHONPYCACHEPREFIX="$PWD/.venv/pycache"
-unset PYTHONDONTWRITEBYTECODE
+# Bytecode written (the machine sets PYTHONDONTWRITEBYTECODE): otherwise every server,
+# worker and manage.py that the tests start compiles the project again. Beside the sources,
+# in `__pycache__` (git ignores it), where pip and Python's installer already compiled the
+# libraries and the standard library: a cache prefix made every process of a fresh clone's
+# first run compile those again (docs/testing.md).
+unset PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX
 
 # The whole suite (no arguments: `make test`, CI) on every core: pytest-xdist, a worker a
 # core and two more, at most 8 (a test also waits: on its browser, its servers, its timers,
