@@ -175,9 +175,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def interleaved_by_folder(modules: list[Any]) -> dict[Any, int]:
-    """Each module's place when the folders' modules are spread evenly over the whole: the
-    14 of tests/live among the 40 of tests/frontend, the few of tests/deploy among both. A
-    folder's slow tests wait alike (tests/live on timers, Redis restarts and idle sockets;
+    """Each module's place when the folders' modules are spread evenly over the whole:
+    tests/live's among tests/frontend's, tests/deploy's few among both. A folder's slow
+    tests wait alike (tests/live on timers, Redis restarts and idle sockets;
     tests/frontend on Chromium, which works meanwhile), and in the order collected the
     three workers waited in tests/live together while the cores idled."""
     folders: dict[str, list[Any]] = {}
