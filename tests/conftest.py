@@ -163,7 +163,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return (2, slow_modules[module]) if module in slow_modules else (3, 0)
 
     items.sort(key=rank)
-    config.stash[ALONE_TESTS] = sum(1 for item in items if item.get_closest_marker("alone"))
     shard = os.environ.get("CACHO_TEST_SHARD")
     if shard:
         number, count = (int(part) for part in shard.split("/"))
@@ -172,6 +171,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             items=[item for position, item in enumerate(items) if position % count != number]
         )
         items[:] = kept
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """How many tests of the run are marked `alone`, once -k, -m and --deselect have left
+    out theirs (their hooks run after `pytest_collection_modifyitems` above): a long test
+    waits for those that run, not for one left out."""
+    session.config.stash[ALONE_TESTS] = sum(1 for item in session.items if item.get_closest_marker("alone"))
 
 
 def interleaved_by_folder(modules: list[Any]) -> dict[Any, int]:
