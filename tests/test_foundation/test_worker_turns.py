@@ -4,6 +4,8 @@ lock files itself, as each worker process does, so the locks tell the threads ap
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import uuid
 from collections.abc import Iterator
@@ -11,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests import workers
+from tests.test_foundation.helpers import ROOT
 
 POLL = 0.05  # one look: long enough for a thread that could go on to do so
 
@@ -95,3 +98,21 @@ def test_a_long_test_begins_once_every_alone_test_has_ended(run: None) -> None:
     workers.alone_test_done()
     assert begun.wait(5)
     waiter.join(5)
+
+
+def test_the_alone_tests_are_counted_after_those_left_out() -> None:
+    """A long test waits for the `alone` tests that run: counted before `-m` left one out,
+    a narrower run's longest tests waited minutes for a test that never ran."""
+    collected = subprocess.run(
+        [
+            *(sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"),
+            *("-p", "tests.test_foundation.alone_count", "-m", "not alone"),
+            *("tests/live/test_embedded.py", "tests/test_foundation/test_worker_turns.py"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert collected.returncode == 0, collected.stdout + collected.stderr
+    assert "alone tests counted: 0" in collected.stdout, collected.stdout
