@@ -7,7 +7,8 @@ Each statement is counted under the first two frames of project code above it (t
 libraries left out), or under the test's own frame when no project code sent it. At the
 end of the run the 40 most frequent callers are printed with their mean time a statement
 (the round trip and the driver's work, not the ORM's compilation). Statements sent by
-other processes (servers, Celery workers, subprocesses) are not seen.
+other processes (servers, Celery workers, subprocesses, pytest-xdist's workers: run it
+without `-n`) are not seen.
 """
 
 from __future__ import annotations
