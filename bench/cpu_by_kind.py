@@ -100,11 +100,17 @@ class Sampler:
             self._read()
 
     def stop(self) -> Counter[str]:
-        """Seconds of CPU by kind."""
+        """Seconds of CPU by kind (and in `self.started`, how many processes of each kind
+        began while it ran)."""
         self.done.set()
         self.thread.join()
         self._read()
         spent: Counter[str] = Counter()
+        self.started: Counter[str] = Counter(
+            self.kinds[pid]
+            for pid, (start, _) in self.last.items()
+            if self.before.get(pid, (None,))[0] != start
+        )
         for pid, (start, ticks) in self.last.items():
             if pid == os.getpid():
                 continue
@@ -127,7 +133,7 @@ def main() -> int:
     print(f"wall {wall:.1f} s, CPU {sum(spent.values()):.1f} s", file=sys.stderr)
     for kind, seconds in spent.most_common():
         if seconds >= 0.1:
-            print(f"  {kind:24} {seconds:8.1f} s", file=sys.stderr)
+            print(f"  {kind:24} {seconds:8.1f} s  {sampler.started[kind]:6} started", file=sys.stderr)
     return command.returncode
 
 

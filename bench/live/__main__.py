@@ -59,7 +59,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.live.capacity import Variant, capacity, parse_variant, step_capacity, variant_env  # noqa: E402
+from bench.live.capacity import Variant, by_match, capacity, parse_variant, step_capacity, variant_env  # noqa: E402
 from bench.live.clients import (  # noqa: E402
     SPECTATORS_ASK_STATE,
     Socket,
@@ -173,8 +173,9 @@ def run(args: argparse.Namespace, variants: list[Variant], env: dict[str, str]) 
         measured_from_ms = time.time() * 1000 + 2000  # the worker and beat are up by then
         match_id, cookies = lone
         path = f"/ws/matches/{match_id}/"
+        spread = 0 if by_match(first) else 1
         crowd: list[Socket] = [
-            (match_id, urls[i % len(urls)] + path, None, 0) for i in range(args.spectators)
+            (match_id, urls[spread * i % len(urls)] + path, None, 0) for i in range(args.spectators)
         ]
         crowd += [(match_id, urls[0] + path, cookie, 900 + seat) for seat, cookie in enumerate(cookies)]
         crowd_run = run_clients(

@@ -70,16 +70,33 @@ def variant_env(env: dict[str, str], variant: Variant) -> dict[str, str]:
     return {**env, **variant.env}
 
 
-def table_sockets(made: list[tuple[str, list[str]]], urls: list[str]) -> tuple[list[Socket], dict[str, int]]:
-    """4 players and 2 spectators per match, spread over the server processes."""
+# A variant's routing of sockets (read by the bench, not by the servers): by default every
+# socket of a match goes to one server process, as the deploy's proxies route them by
+# hashing the socket's path (deploy/local/nginx.conf); `spread` spreads a match's sockets
+# over the processes, as a proxy balancing round robin does.
+SOCKETS = "BENCH_SOCKETS"
+
+
+def by_match(variant: Variant) -> bool:
+    """Whether the variant opens every socket of a match on one server process."""
+    return variant.env.get(SOCKETS, "by-match") == "by-match"
+
+
+def table_sockets(
+    made: list[tuple[str, list[str]]], urls: list[str], by_match: bool = False
+) -> tuple[list[Socket], dict[str, int]]:
+    """4 players and 2 spectators per match, spread over the server processes, or each
+    match's on one process (`by_match`)."""
     sockets: list[Socket] = []
     expected: dict[str, int] = {}
     for number, (match_id, cookies) in enumerate(made):
         path = f"/ws/matches/{match_id}/"
+        spread = 0 if by_match else 1
         for seat, cookie in enumerate(cookies):
-            sockets.append((match_id, urls[(number + seat) % len(urls)] + path, cookie, number * 10 + seat))
+            url = urls[(number + spread * seat) % len(urls)]
+            sockets.append((match_id, url + path, cookie, number * 10 + seat))
         for extra in range(2):
-            sockets.append((match_id, urls[(number + extra) % len(urls)] + path, None, 0))
+            sockets.append((match_id, urls[(number + spread * extra) % len(urls)] + path, None, 0))
         expected[match_id] = len(cookies) + 2
     return sockets, expected
 
@@ -92,7 +109,7 @@ def measure_level(
         tempfile.TemporaryDirectory() as logs,
         processes(variant_env(env, variant), args.servers, Path(logs)) as serving,
     ):
-        sockets, expected = table_sockets(made, serving.urls)
+        sockets, expected = table_sockets(made, serving.urls, by_match(variant))
         think = args.think
         recorders: list[subprocess.Popen[bytes]] = []
         folder = Path(args.profile) / f"{variant.name.replace(' ', '-')}-{level:g}" if args.profile else None

@@ -91,6 +91,18 @@ def test_web_ports_probes_and_autoscaler_agree() -> None:
     ingress = objects["Ingress/cacho"]
     backend = ingress["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
     assert backend == {"name": "cacho-web", "port": {"name": service["spec"]["ports"][0]["name"]}}
+    # A match's sockets go to one pod: their own Ingress hashes them by path, to a Service of
+    # the same pods.
+    sockets = objects["Ingress/cacho-match-sockets"]
+    assert sockets["metadata"]["annotations"]["nginx.ingress.kubernetes.io/upstream-hash-by"] == "$uri"
+    (path,) = sockets["spec"]["rules"][0]["http"]["paths"]
+    assert path["path"] == "/ws/matches/" and path["pathType"] == "Prefix"
+    sockets_service = objects[f"Service/{path['backend']['service']['name']}"]
+    assert sockets_service["metadata"]["name"] != "cacho-web"
+    assert sockets_service["spec"]["selector"] == service["spec"]["selector"]
+    from cacho.routing import websocket_urlpatterns as match_routes
+
+    assert all(str(route.pattern).startswith(path["path"][1:]) for route in match_routes)
 
     hpa = objects["HorizontalPodAutoscaler/cacho-web"]
     assert hpa["spec"]["scaleTargetRef"] == {

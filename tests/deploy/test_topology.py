@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
+from websockets.exceptions import WebSocketException
 
 from cacho.live.bot import Bot
 from deploy.topology import Topology, running
@@ -117,6 +118,14 @@ def test_a_club_evening_through_nginx(topology: Topology) -> None:
     seen = [frame["v"] for frame in watched if "v" in frame and frame.get("t") not in ("state", "ack")]
     assert seen and max(seen) == final["version"], "the stranger saw the match to its last event"
 
+    # Every socket of the match went to one process (nginx hashes a match's sockets by their
+    # path), while the sockets of other matches spread over both.
+    assert len(upstreams_of(topology, f"/ws/matches/{match_id}/")) == 1
+    asyncio.run(knock([f"{topology.ws_url}/ws/matches/m{number}/" for number in range(16)], topology.url))
+    chosen = [upstreams_of(topology, f"/ws/matches/m{number}/") for number in range(16)]
+    assert all(len(one) == 1 for one in chosen), chosen
+    assert len(set().union(*chosen)) == 2, chosen
+
     # The worker (through the broker) records the table; the tournament finishes.
     def tournament_state() -> dict[str, Any]:
         return created(ana.get(base), status=200)
@@ -150,6 +159,23 @@ def test_a_club_evening_through_nginx(topology: Topology) -> None:
     # Production logs are JSON lines, and a task's lines name the match it worked for.
     lines = [json.loads(line) for line in topology.log("worker").splitlines() if line.startswith("{")]
     assert any(line.get("match") == match_id for line in lines), lines[-10:]
+
+
+async def knock(urls: list[str], origin: str) -> None:
+    """A socket opened to each address twice, whatever the server answers."""
+    for url in urls * 2:
+        try:
+            async with connect(url, origin=origin, open_timeout=10) as socket:  # type: ignore[arg-type]
+                await socket.close()
+        except (WebSocketException, OSError):  # a refused handshake is an answer too
+            pass
+
+
+def upstreams_of(topology: Topology, path: str) -> set[str]:
+    """The processes nginx gave the requests for `path` (its access log's `upstream=`)."""
+    log = (topology.run_dir / "nginx-access.log").read_text()
+    pattern = rf'"GET {re.escape(path)}(?:\?\S*)? HTTP/1\.1" .* upstream=(\S+)$'
+    return {found.group(1) for found in re.finditer(pattern, log, re.MULTILINE)}
 
 
 def sample(text: str, name: str) -> float:
