@@ -83,15 +83,15 @@ def by_match(variant: Variant) -> bool:
 
 
 def table_sockets(
-    made: list[tuple[str, list[str]]], urls: list[str], by_match: bool = False
+    made: list[tuple[str, list[str]]], urls: list[str], one_process: bool = False
 ) -> tuple[list[Socket], dict[str, int]]:
     """4 players and 2 spectators per match, spread over the server processes, or each
-    match's on one process (`by_match`)."""
+    match's on one process (`one_process`)."""
     sockets: list[Socket] = []
     expected: dict[str, int] = {}
     for number, (match_id, cookies) in enumerate(made):
         path = f"/ws/matches/{match_id}/"
-        spread = 0 if by_match else 1
+        spread = 0 if one_process else 1
         for seat, cookie in enumerate(cookies):
             url = urls[(number + spread * seat) % len(urls)]
             sockets.append((match_id, url + path, cookie, number * 10 + seat))
