@@ -92,6 +92,13 @@ def main() -> None:
         action="store_true",
         help="every spectator asks for a state 40 ms after the last event it got, as the match page does",
     )
+    parser.add_argument(
+        "--turn-seconds",
+        type=int,
+        default=600,
+        help="turn time of the matches the bots play, long enough that a level's matches, left "
+        "mid-turn when it ends, do not time out while later levels are measured",
+    )
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--clients", type=int, default=2, help="client processes holding the sockets")
     parser.add_argument(
@@ -162,7 +169,7 @@ def run(args: argparse.Namespace, variants: list[Variant], env: dict[str, str]) 
     steps = step_capacity(env, variants, args)
 
     first = variants[0]
-    lone = make_matches(1, 4, 30, "crowd")[0]
+    lone = make_matches(1, 4, args.turn_seconds, "crowd")[0]
     timed = make_matches(10, 2, 1, "timer")  # nobody plays these: every turn is a timeout
     del timed
     with (

@@ -104,7 +104,7 @@ def table_sockets(
 def measure_level(
     env: dict[str, str], variant: Variant, level: float, args: argparse.Namespace, tag: str
 ) -> Step:
-    made = make_matches(max(1, round(level * args.think)), 4, 30, tag)
+    made = make_matches(max(1, round(level * args.think)), 4, args.turn_seconds, tag)
     with (
         tempfile.TemporaryDirectory() as logs,
         processes(variant_env(env, variant), args.servers, Path(logs)) as serving,

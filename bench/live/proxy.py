@@ -33,7 +33,7 @@ def measure_proxied(
 
     from deploy.topology import running
 
-    made = make_matches(max(1, round(level * args.think)), 4, 30, f"x{web}l{int(level)}m")
+    made = make_matches(max(1, round(level * args.think)), 4, args.turn_seconds, f"x{web}l{int(level)}m")
     first = not (run_dir / "static" / "staticfiles.json").exists()
     base = {**env, "LOG_LEVEL": "WARNING"}
     with running(base, run_dir, web=web, migrate=False, collectstatic=first) as topology:
