@@ -47,6 +47,11 @@ if settings.CACHO_DEMO_BOTS:
 # Everything loaded so far lives as long as the process: out of the collector's sight, a
 # full collection no longer walks it while sockets wait (a pause in every live frame).
 gc.freeze()
+# A live move allocates thousands of short-lived containers, nearly all freed by their
+# reference counts: at the default first threshold (700) the collector ran about 14 times a
+# second in a process serving 50 moves a second, for about 3 % of its CPU; at 10,000 it
+# runs about once a second, for half of that (docs/benchmarks.md, "The collector's threshold").
+gc.set_threshold(10_000, 10, 10)
 
 application = ProtocolTypeRouter(
     {
