@@ -63,6 +63,19 @@ def test_one_groups_notices_arrive_in_order(redis_layer: Any) -> None:
     assert [receive(redis_layer, member)["version"] for _ in range(5)] == [1, 2, 3, 4, 5]
 
 
+def test_notices_go_through_uvloop_as_the_servers_do(redis_layer: Any) -> None:
+    """uvloop comes with uvicorn's standard extras: the notices' loop is one of its loops,
+    not asyncio's Python one (docs/benchmarks.md, "The notices' event loop")."""
+    import uvloop
+
+    member = f"hub-{uuid.uuid4().hex}"
+    async_to_sync(redis_layer.group_add)("match-5", member)
+    notices = NoticeLoop()
+    notices.send(redis_layer, "match-5", notice("match-5", 1))
+    assert receive(redis_layer, member) == notice("match-5", 1)
+    assert isinstance(notices._loop, uvloop.Loop)
+
+
 def test_the_caller_never_waits_for_the_layer() -> None:
     layer = HeldLayer()
     notices = NoticeLoop()
