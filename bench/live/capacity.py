@@ -89,9 +89,9 @@ def table_sockets(
     match's on one process (`one_process`)."""
     sockets: list[Socket] = []
     expected: dict[str, int] = {}
+    spread = 0 if one_process else 1
     for number, (match_id, cookies) in enumerate(made):
         path = f"/ws/matches/{match_id}/"
-        spread = 0 if one_process else 1
         for seat, cookie in enumerate(cookies):
             url = urls[(number + spread * seat) % len(urls)]
             sockets.append((match_id, url + path, cookie, number * 10 + seat))
